@@ -131,7 +131,12 @@ class LogExplainReader {
       gauges: gaugesOfEngines(snapshot.engineSeries),
       problemCount: snapshot.problems.length,
       stageRoles,
-      stageRolesFrom: stageRolesFromOf(stageRoles, this.analysis.servedModel(), this.rolesFromSession),
+      stageRolesFrom: stageRolesFromOf(
+        stageRoles,
+        this.analysis.servedModel(),
+        this.rolesFromSession,
+        this.analysis.stageRolesFromLabels(),
+      ),
       empty: this.bytes === 0,
       overallSummaryTables: snapshot.overallSummaries?.tables ?? 0,
       stages: snapshot.stages,

@@ -227,6 +227,7 @@ export async function runAnalyze(argv: string[]): Promise<number> {
         excludeCold,
         keepRequests: true,
         stageRoles: () => roles,
+        deployConfigRoles: () => (deployConfig === null ? {} : stageRolesOf(deployConfig)),
         ...(window === null ? {} : { window }),
         ...(boot === null ? {} : { boot }),
       });
@@ -381,6 +382,9 @@ export async function analyzeStream(
     ...(scope.boot === null ? {} : { boot: scope.boot }),
   };
   const stageRoles = (): Readonly<Record<string, string>> => roles;
+  // Roles its name gives stand over the stage names the log prints (StreamAnalysis.stageRoles).
+  const deployConfigRoles = (): Readonly<Record<string, string>> =>
+    deployConfig === null ? {} : stageRolesOf(deployConfig);
   // A config whose stages are not the log's is said to be so once, for the whole report; its
   // settings are then no evidence, so no finding cites them.
   const mismatchOf = (snapshot: AnalysisSnapshot): string | null => {
@@ -396,6 +400,7 @@ export async function analyzeStream(
       await readAnalysis(input, {
         excludeCold,
         stageRoles,
+        deployConfigRoles,
         keepRequests: false,
         onRequest: (r) => writer.request(r),
         drained: () => out.drained(),
@@ -411,7 +416,7 @@ export async function analyzeStream(
     const judgedRoles = analysis.stageRoles();
     writer.end({
       ...analysisJsonRest(snapshot, histograms, speechStreams, judgedRoles, preemptions),
-      stageRolesFrom: stageRolesFromOf(judgedRoles, analysis.servedModel(), false),
+      stageRolesFrom: stageRolesFromOf(judgedRoles, analysis.servedModel(), false, analysis.stageRolesFromLabels()),
       deployConfig: deployConfigJson(deployConfig, deployConfig === null ? 'none' : 'flag', mismatch),
       ...(windowJson === null ? {} : { window: windowJson }),
       ...(boots === null ? {} : { boot: { selected: boots.boot, requestsOutside: boots.outside, boots: boots.boots } }),
@@ -445,6 +450,7 @@ export async function analyzeStream(
       snapshot.legacyRequests,
       snapshot.unmergedSummaryBlocks,
       snapshot.legacyJsonRecords,
+      snapshot.legacyWithTables,
     );
     if (note !== null) process.stderr.write(terminalText(`stage-lens analyze: ${note}\n`));
     if (snapshot.runSummaries !== null)
@@ -461,6 +467,7 @@ export async function analyzeStream(
       await readAnalysis(input, {
         excludeCold,
         stageRoles,
+        deployConfigRoles,
         keepRequests: false,
         summaryFields: TABLE_SUMMARY_FIELDS,
         ...window,
@@ -510,6 +517,7 @@ function withFindings(snapshot: AnalysisSnapshot, findings: readonly Finding[]):
 interface ReadOptions {
   readonly excludeCold: boolean;
   readonly stageRoles?: () => Readonly<Record<string, string>>;
+  readonly deployConfigRoles?: () => Readonly<Record<string, string>>;
   readonly keepRequests: boolean;
   readonly onRequest?: (request: AnalyzedRequest) => void;
   readonly summaryFields?: ReadonlySet<string>;

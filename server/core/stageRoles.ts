@@ -1,6 +1,7 @@
 // Stage roles are not written in a deploy YAML nor in the log; they come from the model's
 // pipeline (docs/formats.md#stage-roles), recognised in the model the log says it serves, else
-// in the deploy file's or the log's path.
+// in the deploy file's or the log's path; a log whose stage columns name their stages
+// (`0:thinker`) gives those names, unless the deploy file's name gives roles.
 // The three pipelines Stage Lens targets are known; for others, stages go by id. The extension
 // (a session's deploy file and source) and the CLI (the file it reads) name stages the same way.
 
@@ -64,19 +65,21 @@ export function stageRolesOfNamesOrRecorded(
 /**
  * Where the stage roles (`stageRoles`) came from: the roles a saved session recorded as the
  * editor judged them, the model the log says it serves, the names (the input's path, the deploy
- * config's, a session's source), or none (stages by id: no known pipeline, or its stages
- * contradict it).
+ * config's, a session's source), the stage names the log printed (`0:thinker` columns), or none
+ * (stages by id: no known pipeline, or its stages contradict it).
  */
-export type StageRolesFrom = 'session' | 'servedModel' | 'names' | 'none';
+export type StageRolesFrom = 'session' | 'servedModel' | 'names' | 'labels' | 'none';
 
 /** Where `roles`, a log's stage roles (stageRolesOfLog, then fitted to its stages), came from; `fromSession`: a saved session's roles were the names'. */
 export function stageRolesFromOf(
   roles: Readonly<Record<string, string>>,
   servedModel: string | null,
   fromSession: boolean,
+  fromLabels = false,
 ): StageRolesFrom {
   if (fromSession) return 'session';
   if (Object.keys(roles).length === 0) return 'none';
+  if (fromLabels) return 'labels';
   return servedModel !== null && Object.keys(stageRolesOf(servedModel)).length > 0 ? 'servedModel' : 'names';
 }
 

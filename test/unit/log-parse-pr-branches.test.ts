@@ -4,7 +4,10 @@
 // `[OmniTiming]` line comes before the request's summary and tables (docs/formats.md).
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { parseLogText } from '../../server/core/log';
+import { readFileSync } from 'node:fs';
+import { LogStreamParser, parseLogText } from '../../server/core/log';
+import { StreamAnalysis, type StreamAnalysisOptions } from '../../server/core/analysis/streamAnalysis';
+import { stageRolesOf } from '../../server/core/stageRoles';
 import { NOT_MEASURED, measured } from '../../server/core/values';
 import { analysedLog } from './support/analysedLog';
 import { FIXTURES, fixtureLog, ofKind, single, utf8 } from './support/logHelpers';
@@ -83,6 +86,151 @@ test('#891 branch: a 0.0 place is a stage never timed, one number is the one sta
   ];
   const stage = single(parseLogText(stageRow.map((l) => P + l).join('\n') + '\n'), 'stageTable');
   assert.deepEqual(stage.columns[0]?.fields['stage_wall_time_ms'], measured(1.5, 2));
+});
+
+/** A pprinted `request_level_metrics` dict of the #891 branch (stats.py:250), as its lines come. */
+function requestDict(id: string, e2eMs: string, tpt: string, tokens: string, pid = 7): string {
+  const q = `(APIServer pid=${pid}) INFO 01-22 14:00:00 [vllm_omni/metrics/stats.py:250] `;
+  return [
+    `{'type': 'request_level_metrics',`,
+    ` 'request_id': '${id}',`,
+    ` 'e2e_time_ms': ${e2eMs},`,
+    ` 'e2e_tpt': ${tpt},`,
+    ` 'e2e_total_tokens': ${tokens},`,
+    ` 'transfers_total_time_ms': 1.5,`,
+    ` 'transfers_total_bytes': 2048}`,
+  ]
+    .map((l) => q + l)
+    .join('\n');
+}
+
+/** The branch's RequestE2EStats and StageRequestStats tables of one request (`e2eTotal` as printed). */
+function requestTables(id: string, e2eTotal: string, pid = 7): string {
+  const q = `(APIServer pid=${pid}) INFO 01-22 14:00:00 [vllm_omni/metrics/stats.py:484] `;
+  return [
+    '',
+    `[RequestE2EStats [request_id=${id}]]`,
+    '+---+',
+    '| Field | Value |',
+    '+---+',
+    `| e2e_total_ms | ${e2eTotal} |`,
+    '| e2e_total_tokens | 70 |',
+    '| transfers_total_time_ms | 1.500 |',
+    '| transfers_total_kbytes | 2.000 |',
+    '+---+',
+    '',
+    `[StageRequestStats [request_id=${id}]]`,
+    '+---+',
+    '| Field | 0 | 1 |',
+    '+---+',
+    '| num_tokens_out | 64 | 6 |',
+    '| stage_gen_time_ms | 300.000 | 90.000 |',
+    '| preprocess_time_ms | 0.000 | 12.418 |',
+    '+---+',
+  ]
+    .map((l) => q + l)
+    .join('\n');
+}
+
+test('#891 branch: the request_level_metrics dict and the tables after it are one request, the tables first', () => {
+  const snap = analysedLog(join(FIXTURES, 'logs', PR891_LOG));
+  assert.deepEqual(
+    snap.requests.map((r) => [r.requestId, r.line, r.hasStageTable, r.legacyDict]),
+    [['chatcmpl-3c5e1a9b07d24f61', 73, true, undefined]],
+  );
+  const [request] = snap.requests;
+  // Both print the end to end, the tokens and the transfer totals (one RequestE2EStats): the
+  // table's, once; the dict adds only its e2e_tpt.
+  assert.deepEqual(request?.e2e, {
+    e2e_total_ms: measured(11691.352),
+    e2e_total_tokens: measured(2063),
+    transfers_total_time_ms: measured(11.039),
+    transfers_total_kbytes: measured(2497),
+    e2e_tpt: measured(5.667160445952497),
+  });
+  assert.equal(request?.overallSummary?.line, 81);
+  const legacy = snap.findings.find((f) => f.code === 'legacy-stats-format');
+  assert.equal(legacy?.severity, 'info');
+  assert.match(
+    legacy?.message ?? '',
+    /1 request is read from its tables and the request_level_metrics dict printed before them/,
+  );
+  assert.doesNotMatch(legacy?.message ?? '', /none of them is a request_level_metrics dict/);
+});
+
+test('#891 branch: dicts printed before all the tables (offline), a None in the table, a dict with no tables', () => {
+  const text =
+    [
+      requestDict('a', '400.0', '5.7', '70'),
+      requestDict('b', '500.0', '7.1', '70'),
+      requestTables('a', '400.000'),
+      requestTables('b', 'None'),
+      requestDict('c', '600.0', '8.5', '70'),
+    ].join('\n') + '\n';
+  const snap = analysedLog(utf8(text));
+  assert.deepEqual(
+    snap.requests.map((r) => [
+      r.requestId,
+      r.hasStageTable,
+      r.legacyDict === true,
+      r.e2e['e2e_total_ms'],
+      r.e2e['e2e_time_ms'],
+    ]),
+    [
+      ['a', true, false, measured(400), undefined],
+      // The table's None is not measured: the dict's number stands, under its own name.
+      ['b', true, false, NOT_MEASURED, measured(500)],
+      ['c', false, true, undefined, measured(600)],
+    ],
+  );
+  assert.equal(snap.legacyRequests, 1);
+  // The same dict and tables again (a log read twice): a repeat of its own, not a third reading.
+  const twice = analysedLog(
+    utf8(`${requestDict('a', '400.0', '5.7', '70')}\n${requestTables('a', '400.000')}\n`.repeat(2)),
+  );
+  assert.deepEqual(
+    twice.requests.map((r) => [r.requestId, r.repeat]),
+    [
+      ['a', undefined],
+      ['a#2', 'first'],
+    ],
+  );
+  // Another process's tables of the id are not this dict's.
+  const other = analysedLog(
+    utf8(`${requestDict('a', '400.0', '5.7', '70', 7)}\n${requestTables('a', '400.000', 8)}\n`),
+  );
+  assert.deepEqual(
+    other.requests.map((r) => [r.requestId, r.hasStageTable]),
+    [
+      ['a', false],
+      ['a#2', true],
+    ],
+  );
+});
+
+test('#891 branch: preprocess_time_ms, a field of every stage there, does not make a stage a diffusion stage', () => {
+  const snap = analysedLog(join(FIXTURES, 'logs', PR891_LOG));
+  assert.deepEqual(
+    snap.requests[0]?.stages.map((s) => [s.stageKey, s.kind]),
+    [
+      ['0', 'llm'],
+      ['1', 'llm'],
+      ['2', 'llm'],
+    ],
+  );
+  assert.equal(
+    snap.findings.some((f) => f.code === 'diffusion-zero-ambiguous'),
+    false,
+  );
+  // Measured (the orchestrator's input processing before the stage), still no diffusion evidence.
+  const measuredPrep = analysedLog(utf8(`${requestTables('r', '400.000')}\n`));
+  assert.deepEqual(
+    measuredPrep.requests[0]?.stages.map((s) => [s.stageKey, s.kind, s.fields['preprocess_time_ms']]),
+    [
+      ['0', 'llm', measured(0)],
+      ['1', 'llm', measured(12.418)],
+    ],
+  );
 });
 
 test('#3069 branch at 8323309a: `N:name` columns are stage N, named as printed', () => {
@@ -213,4 +361,33 @@ test("a summary printed before its [OmniTiming] line (older builds at INFO) stay
       ['c#2', 4],
     ],
   );
+});
+
+/** The analysis of a fixture log read whole with `options` (roles as the CLI passes them). */
+function analysedWith(name: string, options: StreamAnalysisOptions): StreamAnalysis {
+  const analysis = new StreamAnalysis(options);
+  const parser = new LogStreamParser();
+  analysis.ingest(parser.push(readFileSync(join(FIXTURES, 'logs', name))));
+  analysis.ingest(parser.end());
+  analysis.flush();
+  return analysis;
+}
+
+test('#3069 branch at 8323309a: `N:name` columns give the stages their roles, unless the deploy config names roles', () => {
+  const labelled = analysedWith(PR3069_LOG, { stageRoles: () => ({}) });
+  assert.deepEqual(labelled.stageRoles(), { '0': 'thinker', '1': 'talker', '2': 'code2wav' });
+  assert.equal(labelled.stageRolesFromLabels(), true);
+  // The printed names stand over what the file's name gives.
+  const named = analysedWith(PR3069_LOG, { stageRoles: () => stageRolesOf('qwen3_tts.log') });
+  assert.deepEqual(named.stageRoles(), { '0': 'thinker', '1': 'talker', '2': 'code2wav' });
+  // A deploy config whose name gives roles says otherwise: its roles, judged against the stages
+  // as always (a two-stage pipeline's roles do not fit three stages: stages go by id).
+  const deployed = analysedWith(PR3069_LOG, {
+    stageRoles: () => stageRolesOf('x.log qwen3_tts.yaml'),
+    deployConfigRoles: () => stageRolesOf('qwen3_tts.yaml'),
+  });
+  assert.deepEqual(deployed.stageRoles(), {});
+  assert.equal(deployed.stageRolesFromLabels(), false);
+  // Columns without names (the #891 branch's `0`, `1`, `2`) give none.
+  assert.deepEqual(analysedWith(PR891_LOG, {}).stageRoles(), {});
 });

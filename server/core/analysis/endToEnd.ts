@@ -2,11 +2,12 @@
 // printed, else the `total=` of [OmniTiming] (the same quantity, e2e_total_ms / 1000,
 // printed to 10 ms), so a log without the DEBUG tables still has its end-to-end figure; in the
 // format before February 2026, the `e2e_time_ms` of its request_level_metrics dict, beside
-// that dict's transfer totals (transfers_total_time_ms, transfers_total_bytes).
+// that dict's transfer totals (transfers_total_time_ms, transfers_total_bytes). Beside it, the
+// time per output token the dicts print (e2e_tpt, e2e_time_per_token_ms), without its 0.0s.
 import { SampleSet } from './sampleSet';
 import type { Cell } from '../values';
-import { measurementOf, unrecordedReason } from './unrecordedValues';
-import type { AnalyzedRequest, EndToEndSummary, TransfersTotalSummary } from './types';
+import { measurementOf, TIME_PER_TOKEN_FIELDS, unrecordedReason, type UnrecordedReason } from './unrecordedValues';
+import type { AnalyzedRequest, EndToEndSummary, TimePerTokenSummary, TransfersTotalSummary } from './types';
 
 const E2E_TOTAL = 'e2e_total_ms';
 const LEGACY_E2E = 'e2e_time_ms';
@@ -81,13 +82,39 @@ class TransfersTotalBuilder {
   }
 }
 
+/** The printed time per output token over requests: a 0.0 (no output token) is counted with its reason, never taken as 0 ms. */
+class TimePerTokenBuilder {
+  private readonly ms = new SampleSet();
+  private requests = 0;
+  private readonly notRecorded: Partial<Record<UnrecordedReason, number>> = {};
+
+  add(request: AnalyzedRequest): void {
+    for (const name of TIME_PER_TOKEN_FIELDS) {
+      const cell = request.e2e[name];
+      if (cell?.state !== 'measured') continue;
+      this.requests += 1;
+      const reason = unrecordedReason(name, cell.value);
+      if (reason === null) this.ms.add(cell.value);
+      else this.notRecorded[reason] = (this.notRecorded[reason] ?? 0) + 1;
+      return;
+    }
+  }
+
+  summary(): TimePerTokenSummary | undefined {
+    if (this.requests === 0) return undefined;
+    return { ms: this.ms.distribution(), requests: this.requests, notRecorded: { ...this.notRecorded } };
+  }
+}
+
 export class EndToEndBuilder {
   private readonly samples = new SampleSet();
   private fromOmniTiming = 0;
   private readonly transfers = new TransfersTotalBuilder();
+  private readonly perToken = new TimePerTokenBuilder();
 
   add(request: AnalyzedRequest): void {
     this.transfers.add(request);
+    this.perToken.add(request);
     const e2e = endToEndOf(request);
     if (e2e === null) return;
     this.samples.add(e2e.ms);
@@ -98,6 +125,12 @@ export class EndToEndBuilder {
     const ms = this.samples.distribution();
     if (ms === null) return null;
     const transfersTotal = this.transfers.summary();
-    return { ms, fromOmniTiming: this.fromOmniTiming, ...(transfersTotal === undefined ? {} : { transfersTotal }) };
+    const timePerToken = this.perToken.summary();
+    return {
+      ms,
+      fromOmniTiming: this.fromOmniTiming,
+      ...(transfersTotal === undefined ? {} : { transfersTotal }),
+      ...(timePerToken === undefined ? {} : { timePerToken }),
+    };
   }
 }

@@ -35,6 +35,14 @@ const NOT_VALUES: ReadonlySet<string> = new Set(['type', 'request_id', 'from_sta
 /** Request ids whose edges wait for their request's dict; the oldest go first past this (a dict never printed). */
 const MAX_PENDING = 10_000;
 
+/**
+ * A printed `request_level_metrics` dict: the vllm-omni#891 branch prints the request's tables
+ * after it in the same call (RequestAssembler.holdDictInto), the format before it none.
+ */
+export function mayPrecedeTables(record: LegacyDictRecord): boolean {
+  return record.format === REQUEST_LEVEL_METRICS && record.json !== true && record.requestId !== null;
+}
+
 /** Where a request read elsewhere sits among the log's requests (RequestAssembler.placeRequest). */
 export interface RequestPlace {
   readonly requestId: string;

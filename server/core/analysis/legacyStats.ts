@@ -14,10 +14,21 @@ export const LEGACY_STATS_FIX =
 const READ =
   "each stage's stage_gen_time_ms and token counts, the end-to-end time (e2e_time_ms), the transfer totals and each edge's transfer_total_stats";
 
-function whatWasRead(legacyRequests: number): string {
-  return legacyRequests === 0
+/** Requests whose request_level_metrics dict is read with the tables printed after it (the vllm-omni#891 branch). */
+function withTablesText(withTables: number): string {
+  return `${countOf(withTables, 'request')} ${withTables === 1 ? 'is' : 'are'} read from ${withTables === 1 ? 'its' : 'their'} tables and the request_level_metrics dict printed before them (vLLM-Omni PR #891's branch prints both): one request each, the tables' value kept where both print one`;
+}
+
+function whatWasRead(legacyRequests: number, withTables: number): string {
+  const read: string[] = [];
+  if (legacyRequests > 0)
+    read.push(
+      `${countOf(legacyRequests, 'request')} ${legacyRequests === 1 ? 'is' : 'are'} read from its request_level_metrics dicts (${READ}), with no queued / prefill / decode / TTFT split: that format prints none`,
+    );
+  if (withTables > 0) read.push(withTablesText(withTables));
+  return read.length === 0
     ? 'none of them is a request_level_metrics dict, so no request is read from them'
-    : `${countOf(legacyRequests, 'request')} ${legacyRequests === 1 ? 'is' : 'are'} read from its request_level_metrics dicts (${READ}), with no queued / prefill / decode / TTFT split: that format prints none`;
+    : read.join('; ');
 }
 
 /** Where that version writes what, so a reader of one file knows what the other holds. */
@@ -58,12 +69,19 @@ function unmergedText(blocks: number): string {
  * What the log holds: `dicts` stats dicts, `unmerged` of them PR #3069 blocks and `json` of them
  * JSON lines; `legacyRequests` requests read from them.
  */
-function holdings(dicts: number, unmerged: number, legacyRequests: number, json: number, joined: number): string {
+function holdings(
+  dicts: number,
+  unmerged: number,
+  legacyRequests: number,
+  json: number,
+  joined: number,
+  withTables: number,
+): string {
   const older = dicts - unmerged - json;
   const parts: string[] = [];
   if (older > 0)
     parts.push(
-      `${countOf(older, 'stats dict')} in vLLM-Omni's format before February 2026 (request_level_metrics, transfer and [Summary] dicts, printed at INFO): ${whatWasRead(legacyRequests)}`,
+      `${countOf(older, 'stats dict')} in vLLM-Omni's format before February 2026 (request_level_metrics, transfer and [Summary] dicts, printed at INFO): ${whatWasRead(legacyRequests, withTables)}`,
     );
   if (json > 0) parts.push(jsonText(json, older > 0 ? null : legacyRequests, joined));
   if (unmerged > 0) parts.push(unmergedText(unmerged));
@@ -73,7 +91,7 @@ function holdings(dicts: number, unmerged: number, legacyRequests: number, json:
 /**
  * The finding for `dicts` legacy stats dicts (`unmerged` of them PR #3069 blocks, `json` of them
  * JSON lines), which gave `legacyRequests` of the log's `requests` requests (`joined` of them
- * from both stats files); null without dicts. A warning when no request has a phase split.
+ * from both stats files; `withTables` more read with their tables); null without dicts. A warning when no request has a phase split.
  */
 export function legacyStatsFinding(
   dicts: number,
@@ -82,6 +100,7 @@ export function legacyStatsFinding(
   unmerged = 0,
   json = 0,
   joined = 0,
+  withTables = 0,
 ): Finding | null {
   if (dicts === 0) return null;
   const advice = json > 0 && legacyRequests > 0 && joined === 0 ? JOIN_ADVICE : '';
@@ -91,18 +110,30 @@ export function legacyStatsFinding(
     stageId: null,
     requestIds: [],
     requestCount: 0,
-    message: `The ${json === dicts ? 'input' : 'log'} has ${holdings(dicts, unmerged, legacyRequests, json, joined)}. ${advice}For a phase split, ${LEGACY_STATS_FIX}.`,
+    message: `The ${json === dicts ? 'input' : 'log'} has ${holdings(dicts, unmerged, legacyRequests, json, joined, withTables)}. ${advice}For a phase split, ${LEGACY_STATS_FIX}.`,
   };
 }
 
 /** One line for outputs without findings (the CSV); null when the log had no dicts. */
-export function legacyStatsNote(dicts: number, legacyRequests: number, unmerged = 0, json = 0): string | null {
+export function legacyStatsNote(
+  dicts: number,
+  legacyRequests: number,
+  unmerged = 0,
+  json = 0,
+  withTables = 0,
+): string | null {
   if (dicts === 0) return null;
   const older = dicts - unmerged - json;
-  const read =
+  const alone =
     legacyRequests === 0
-      ? 'no request_level_metrics dict, so no request'
+      ? withTables > 0
+        ? ''
+        : 'no request_level_metrics dict, so no request'
       : `${countOf(legacyRequests, 'request')} read from them, with no phase split (that format prints none: the split columns are empty)`;
+  const read =
+    withTables === 0
+      ? alone
+      : `${alone}${alone === '' ? '' : '; '}${countOf(withTables, 'request')} read from ${withTables === 1 ? 'its' : 'their'} tables and the request_level_metrics dict before them, as one request each`;
   const parts: string[] = [];
   if (older > 0) parts.push(`${countOf(older, 'stats dict')} in vLLM-Omni's format before February 2026: ${read}`);
   if (json > 0) {

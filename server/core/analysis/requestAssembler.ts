@@ -21,6 +21,7 @@ import type { AnalyzedRequest, RequestOverallSummary, RequestRepeat } from './ty
 import type { RequestPlace } from './legacyRequests';
 import { addedTimeToFirstOutput } from './crossStage';
 import { LEGACY_DICT_RECORD, recordKindsOf, repeatedRecord } from './requestRepeats';
+import { withDictValues } from './dictWithTables';
 
 type RequestRecordKind = 'requestE2E' | 'omniTiming' | 'stageTable' | 'transferTable';
 
@@ -55,11 +56,16 @@ interface OpenRequest {
    * id (not another [OmniTiming]) is its own and the summary its, any other starts the next request.
    */
   awaitsTables: boolean;
+  /** The request_level_metrics dict of its id printed before its tables (holdDict): one request with them. */
+  readonly dict: AnalyzedRequest | null;
 }
 
 /** A seenKeys entry is requests * KEY_REQUEST + the record-kind bits of requestRepeats.ts. */
 const KEY_REQUEST = 2 ** 17;
 const requestsOf = (entry: number): number => Math.floor(entry / KEY_REQUEST);
+
+/** Dicts a process holds for their tables; past this the oldest is a request alone. */
+const MAX_HELD_DICTS = 10_000;
 
 /** Requests an [Overall Summary] is taken to cover when it does not say (its rows were not read). */
 const DEFAULT_CALL_REQUESTS = 1;
@@ -98,10 +104,12 @@ interface Lane {
   overall: RequestOverallSummary | null;
   overallLeft: number;
   turn: TurnLabel | null;
+  /** Requests read from request_level_metrics dicts whose tables may come next, by request key, oldest first. */
+  readonly dicts: Map<string, AnalyzedRequest>;
 }
 
 function newLane(): Lane {
-  return { open: null, overall: null, overallLeft: 0, turn: null };
+  return { open: null, overall: null, overallLeft: 0, turn: null, dicts: new Map() };
 }
 
 /** An `[OmniTiming]` line that prints a duplex turn's identity (`req= response= turn= reason=`) and no time. */
@@ -133,6 +141,8 @@ export class RequestAssembler {
   private readonly innerKinds = new Set<RequestRecordKind>();
   /** A stats table was seen (the server logs at DEBUG). */
   private sawTable = false;
+  /** The requests read from their tables and a held dict (the request itself says nothing of it). */
+  private readonly withDicts = new WeakSet<AnalyzedRequest>();
 
   /** Feeds one record; returns the requests this record finalized (usually 0 or 1). */
   add(record: LogRecord): AnalyzedRequest[] {
@@ -264,6 +274,8 @@ export class RequestAssembler {
   flushQuiet(): AnalyzedRequest[] {
     const done: AnalyzedRequest[] = [];
     for (const open of this.openRequests()) if (this.callMayBeOver(open)) this.finalizeInto(open, done, false);
+    // Tables come in the dict's call: where the log prints none, a quiet stream ends the dict's request.
+    if (!this.sawTable) this.releaseDictsInto(done);
     return done;
   }
 
@@ -302,7 +314,44 @@ export class RequestAssembler {
 
   /** Finalizes every open request, in the order they started. */
   private finishAllInto(done: AnalyzedRequest[], callsEnded: boolean): void {
+    const from = done.length;
     for (const open of this.openRequests()) this.finalizeInto(open, done, callsEnded);
+    const opened = done.length;
+    this.releaseDictsInto(done);
+    // Held dicts of another process may have started before an open request: all in line order.
+    if (opened > from && done.length > opened) {
+      const finished = done.splice(from).sort((a, b) => a.line - b.line);
+      for (const request of finished) done.push(request);
+    }
+  }
+
+  /** The held dicts, each a request alone, in the order they came. */
+  private releaseDictsInto(done: AnalyzedRequest[]): void {
+    for (const lane of this.allLanes()) {
+      for (const request of lane.dicts.values()) done.push(request);
+      lane.dicts.clear();
+    }
+  }
+
+  /**
+   * A request read whole from a `request_level_metrics` dict (legacyRequests.ts): the tables of
+   * its id the same process prints after it (the vllm-omni#891 branch prints both in one call)
+   * are the same request, so it is held for them and finalized with them; without them it is a
+   * request alone (at the process's next dict of its id, a server start, the end, or a quiet
+   * stream in a log without tables). Finalized requests are appended to `done`.
+   */
+  holdDictInto(process: string | null, key: string, request: AnalyzedRequest, done: AnalyzedRequest[]): void {
+    const lane = this.laneOf(process);
+    const earlier = lane.dicts.get(key);
+    if (earlier !== undefined) {
+      lane.dicts.delete(key);
+      done.push(earlier);
+    } else if (lane.dicts.size >= MAX_HELD_DICTS) {
+      const oldest = lane.dicts.keys().next().value as string;
+      done.push(lane.dicts.get(oldest) as AnalyzedRequest);
+      lane.dicts.delete(oldest);
+    }
+    lane.dicts.set(key, request);
   }
 
   /** The lane's next call began: its open request is final, and its last record's kind ends calls. */
@@ -313,7 +362,14 @@ export class RequestAssembler {
   private finalizeInto(open: OpenRequest, done: AnalyzedRequest[], callEnded: boolean): void {
     if (callEnded) this.lastKinds.add(open.lastKind);
     open.lane.open = null;
-    done.push(finalize(open, this.noteKinds(open.key, open.kinds)));
+    const request = finalize(open, this.noteKinds(open.key, open.kinds));
+    if (open.dict !== null) this.withDicts.add(request);
+    done.push(request);
+  }
+
+  /** Whether this assembler read `request` from its tables and the request_level_metrics dict before them (holdDictInto). */
+  readWithDict(request: AnalyzedRequest): boolean {
+    return this.withDicts.has(request);
   }
 
   /**
@@ -361,7 +417,10 @@ export class RequestAssembler {
     timestamp: string | null,
     kind: RequestRecordKind,
   ): OpenRequest {
-    const place = this.placeRequest(key);
+    // The dict of its id came first: the request has its place (id, boot, cold start) already.
+    const dict = lane.dicts.get(key) ?? null;
+    if (dict !== null) lane.dicts.delete(key);
+    const place = dict ?? this.placeRequest(key);
     lane.open = {
       lane,
       key,
@@ -379,6 +438,7 @@ export class RequestAssembler {
       kinds: 0,
       overallSummary: takeOverall(lane),
       awaitsTables: false,
+      dict,
     };
     return lane.open;
   }
@@ -416,7 +476,7 @@ function takeOverall(lane: Lane): RequestOverallSummary | null {
   return summary;
 }
 
-function finalize(open: OpenRequest, repeat: RequestRepeat | undefined): AnalyzedRequest {
+function fromRecords(open: OpenRequest, repeat: RequestRepeat | undefined): AnalyzedRequest {
   const stageTableCut = open.stageTable !== null && !open.stageTable.complete;
   const stages =
     open.stageTable !== null
@@ -442,4 +502,9 @@ function finalize(open: OpenRequest, repeat: RequestRepeat | undefined): Analyze
     derived: { addedTimeToFirstOutputMs: addedTimeToFirstOutput(stages) },
     ...(repeat === undefined ? {} : { repeat }),
   };
+}
+
+function finalize(open: OpenRequest, repeat: RequestRepeat | undefined): AnalyzedRequest {
+  const tables = fromRecords(open, repeat);
+  return open.dict === null ? tables : withDictValues(tables, open.dict);
 }

@@ -25,6 +25,29 @@ export interface StageOutput {
   /** Its kind as the analysis judged it (stageKind.ts) in some request: an LLM stage, a diffusion stage. */
   ranAsLlm: boolean;
   ranAsDiffusion: boolean;
+  /** The name the server printed for it (a `0:thinker` column's `stage_name`, an [OmniTiming] `0:thinker=`); null: none, or two. */
+  label: string | null;
+  labelConflict: boolean;
+}
+
+/**
+ * A printed stage name that can be a role: a word (no markup, nothing to escape) that is not the
+ * fallback name a stage without one gets (`stage_0`).
+ */
+const ROLE_LABEL = /^[A-Za-z][A-Za-z0-9_-]{0,31}$/;
+const FALLBACK_LABEL = /^stage[_-]?\d+$/i;
+
+function roleLabel(text: string | undefined): string | null {
+  return text !== undefined && ROLE_LABEL.test(text) && !FALLBACK_LABEL.test(text) ? text : null;
+}
+
+function noteLabel(seen: StageOutput, label: string | null): void {
+  if (label === null || seen.labelConflict || seen.label === label) return;
+  if (seen.label === null) seen.label = label;
+  else {
+    seen.label = null;
+    seen.labelConflict = true;
+  }
 }
 
 /** Per stage id: whether it printed audio, diffusion fields, a measured prefill. */
@@ -45,19 +68,41 @@ export class StageOutputEvidence {
             prefill: false,
             ranAsLlm: false,
             ranAsDiffusion: false,
+            label: null,
+            labelConflict: false,
           }),
         );
+      const name = stage.fields['stage_name'];
+      noteLabel(seen, roleLabel(name?.state === 'text' ? name.value : undefined));
       if (!seen.audio && printedPositive(stage.fields, 'audio_duration_s')) seen.audio = true;
       if (!seen.diffusion && DIFFUSION_FIELDS.some((f) => printedPositive(stage.fields, f))) seen.diffusion = true;
       if (!seen.prefill && stage.split.states.prefillMs === 'measured') seen.prefill = true;
       if (stage.kind === 'diffusion') seen.ranAsDiffusion = true;
       else seen.ranAsLlm = true;
     }
+    if (request.timing !== null)
+      for (const s of request.timing.stages) {
+        const seen = this.byId.get(s.stageId);
+        if (seen !== undefined) noteLabel(seen, roleLabel(s.label ?? undefined));
+      }
   }
 
   stages(): readonly StageOutput[] {
     return [...this.byId.values()];
   }
+}
+
+/**
+ * Stage id -> the name the server printed for it (`0:thinker` columns, vllm-omni#3069's branch),
+ * for the stages that printed one and only one; {} unless every stage did.
+ */
+export function labelledRoles(stages: readonly StageOutput[]): Readonly<Record<string, string>> {
+  const roles: Record<string, string> = {};
+  for (const s of stages) {
+    if (s.label === null) return {};
+    roles[String(s.stageId)] = s.label;
+  }
+  return roles;
 }
 
 /** Stage id -> kind, for the stages that ran as one kind in every request. */

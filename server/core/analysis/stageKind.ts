@@ -28,12 +28,23 @@ export function isDiffusionTimingField(name: string): boolean {
   return DIFFUSION_TIMING.has(name);
 }
 
-// The column's own names walked and looked up in the set, rather than the 17 names read from
+// preprocess_time_ms is also a StageRequestStats field of every stage on the vllm-omni#891
+// branch (the orchestrator's input processing before the stage): printed, even measured, it
+// does not tell a diffusion stage apart. A diffusion stage always has another timing measured
+// (its engine exec time at least), so the other 16 names are the evidence.
+const DIFFUSION_EVIDENCE = new Set(DIFFUSION_TIMING_FIELDS.filter((field) => field !== 'preprocess_time_ms'));
+
+/** A measured value of this field shows the stage is a diffusion stage (every timing but `preprocess_time_ms`). */
+export function isDiffusionEvidenceField(name: string): boolean {
+  return DIFFUSION_EVIDENCE.has(name);
+}
+
+// The column's own names walked and looked up in the set, rather than the 16 names read from
 // the column by variable key: half the time on the 200 MB bench log's 57,495 stage columns of
 // many layouts (0.6 against 1.2 us a column). This runs for every stage of every request.
 export function stageKindOf(fields: FieldMap): StageKind {
   for (const name in fields) {
-    if (DIFFUSION_TIMING.has(name) && fields[name]?.state === 'measured') return 'diffusion';
+    if (DIFFUSION_EVIDENCE.has(name) && fields[name]?.state === 'measured') return 'diffusion';
   }
   if ((numberOf(fields, 'num_inference_steps') ?? 0) > 0) return 'diffusion';
   return 'llm';

@@ -1,7 +1,7 @@
 // The whole analysis of one stream of records, incremental: records go in as the parser
 // yields them; requests, per-stage summaries and findings are available at any time.
 // Used by the CLI (one pass over a file) and by live sessions alike.
-import { rolesThatFit, StageOutputEvidence, type StageOutput } from './roleFit';
+import { labelledRoles, rolesThatFit, StageOutputEvidence, type StageOutput } from './roleFit';
 import { sameStageRoles, stageRolesOfLog } from '../stageRoles';
 import type { EngineStatsRecord, LogRecord, ParseOutput, ParseProblem } from '../records';
 import { EdgeSummaryBuilder } from './edgeSummary';
@@ -17,7 +17,7 @@ import { EndToEndBuilder } from './endToEnd';
 import { TablesMissingCounter } from './tablesMissing';
 import { legacyStatsFinding } from './legacyStats';
 import { engineStatsOnlyFinding } from './engineStatsOnly';
-import { LegacyRequestReader } from './legacyRequests';
+import { LegacyRequestReader, mayPrecedeTables } from './legacyRequests';
 import { RunSummaryCollector, runSummaryTitle } from './runSummaries';
 import { METRICS_SUMMARY_FORMAT } from '../log/metricsSummary';
 import { OverallSummaryBuilder } from './overallSummaries';
@@ -67,6 +67,8 @@ export interface AnalysisSnapshot {
   readonly legacyRecords: number;
   /** Requests read from request_level_metrics dicts of that format (no phase split). */
   readonly legacyRequests: number;
+  /** Requests read from their tables and the request_level_metrics dict printed before them (dictWithTables.ts). */
+  readonly legacyWithTables: number;
   /** Of legacyRecords, the "Omni Metrics Summary" blocks of the unmerged PR #3069 (no older format). */
   readonly unmergedSummaryBlocks: number;
   /** Of the legacy records, the JSON lines of log_utils.py's stats files (legacyStats.ts). */
@@ -109,6 +111,11 @@ export interface StreamAnalysisOptions {
   readonly onRequest?: (request: AnalyzedRequest) => void;
   /** Stage id -> role ("talker"), asked when findings are made: they name each stage as the views do ("stage 0 · talker"). */
   readonly stageRoles?: () => Readonly<Record<string, string>>;
+  /**
+   * The roles the deploy config's name alone gives (core/stageRoles.ts): where it gives some, they
+   * stand over the stage names the server printed.
+   */
+  readonly deployConfigRoles?: () => Readonly<Record<string, string>>;
   /** Year of the log's `MM-DD` timestamps (default: the current year). */
   readonly year?: number;
   /** Keep each request's [Overall Summary] in the store (default true; a few slots per request). */
@@ -184,6 +191,8 @@ export class StreamAnalysis {
   private judgedRoles: Readonly<Record<string, string>> = {};
   private legacyCount = 0;
   private legacyRequestCount = 0;
+  /** Requests read from their tables and the request_level_metrics dict before them (dictWithTables.ts). */
+  private dictsWithTables = 0;
   /** Of the legacy dicts, the "Omni Metrics Summary" blocks of the unmerged PR #3069 (legacyStats.ts). */
   private unmergedCount = 0;
   /** Of the legacy dicts, the JSON lines of log_utils.py's stats files. */
@@ -326,6 +335,7 @@ export class StreamAnalysis {
       this.unmergedCount,
       this.jsonCount,
       this.legacy?.joined ?? 0,
+      this.dictsWithTables,
     );
     return f === null ? [] : [f];
   }
@@ -395,6 +405,7 @@ export class StreamAnalysis {
       boots: this.bootCount,
       legacyRecords: this.legacyCount,
       legacyRequests: this.legacyRequestCount,
+      legacyWithTables: this.dictsWithTables,
       unmergedSummaryBlocks: this.unmergedCount,
       legacyJsonRecords: this.jsonCount,
       runSummaries: this.runSummaries.summaries(),
@@ -443,7 +454,13 @@ export class StreamAnalysis {
       const requests = (this.legacy ??= new LegacyRequestReader((key) => assembler.placeLegacyRequest(key))).read(
         record,
       );
-      this.acceptLegacy(requests, done);
+      if (!mayPrecedeTables(record) || requests.length !== 1) {
+        this.acceptLegacy(requests, done);
+        return;
+      }
+      const before = done.length;
+      this.assembler.holdDictInto(record.header?.process ?? null, record.requestId as string, requests[0], done);
+      this.keepAccepted(done, before);
       return;
     }
     const before = done.length;
@@ -452,13 +469,26 @@ export class StreamAnalysis {
       this.bootCount = this.assembler.bootNumber;
       this.bootStarts.push(this.clock.toMs(record.header?.timestamp ?? null) ?? Number.NaN);
     }
+    this.keepAccepted(done, before);
+  }
+
+  /** Keeps the accepted ones of the requests from `before` on in `done`. */
+  private keepAccepted(done: AnalyzedRequest[], before: number): void {
     let kept = before;
-    for (let i = before; i < done.length; i++) if (this.acceptOne(done[i])) done[kept++] = done[i];
+    for (let i = before; i < done.length; i++) if (this.acceptCounted(done[i])) done[kept++] = done[i];
     done.length = kept;
   }
 
   private accept(requests: AnalyzedRequest[]): AnalyzedRequest[] {
-    return requests.filter((request) => this.acceptOne(request));
+    return requests.filter((request) => this.acceptCounted(request));
+  }
+
+  /** acceptOne, counting the requests read from dicts (a held dict comes out of the assembler, alone or with its tables). */
+  private acceptCounted(request: AnalyzedRequest): boolean {
+    if (!this.acceptOne(request)) return false;
+    if (request.legacyDict === true) this.legacyRequestCount += 1;
+    else if (this.assembler.readWithDict(request)) this.dictsWithTables += 1;
+    return true;
   }
 
   /** Whether a request (`count`: tallied when outside) or a record printed at `timestamp` is in the window. */
@@ -482,13 +512,28 @@ export class StreamAnalysis {
 
   /**
    * The stage roles the served model the log prints gives, else those the source's names give
-   * (options.stageRoles); {} where the stages' own output contradicts them (roleFit.ts).
+   * (options.stageRoles); over either, the names the server printed for its stages (`0:thinker`
+   * columns), unless the deploy config's name gives roles (options.deployConfigRoles); {} where
+   * the stages' own output contradicts them (roleFit.ts).
    */
   stageRoles(): Readonly<Record<string, string>> {
-    const roles = stageRolesOfLog(this.servedModelName, () => this.options.stageRoles?.() ?? {});
-    const fit = rolesThatFit(roles, this.stageOutputs.stages());
+    const fit = rolesThatFit(this.stageRolesAsNamed().roles, this.stageOutputs.stages());
     if (!sameStageRoles(fit, this.judgedRoles)) this.judgedRoles = fit;
     return this.judgedRoles;
+  }
+
+  /** Whether stageRoles() are the names the server printed for its stages. */
+  stageRolesFromLabels(): boolean {
+    const named = this.stageRolesAsNamed();
+    return named.fromLabels && Object.keys(rolesThatFit(named.roles, this.stageOutputs.stages())).length > 0;
+  }
+
+  private stageRolesAsNamed(): { readonly roles: Readonly<Record<string, string>>; readonly fromLabels: boolean } {
+    const roles = stageRolesOfLog(this.servedModelName, () => this.options.stageRoles?.() ?? {});
+    const labelled = labelledRoles(this.stageOutputs.stages());
+    if (Object.keys(labelled).length === 0 || Object.keys(this.options.deployConfigRoles?.() ?? {}).length > 0)
+      return { roles, fromLabels: false };
+    return { roles: labelled, fromLabels: true };
   }
 
   /** The model the log says it serves (its first start-up's non-default args), or null. */

@@ -216,6 +216,18 @@ export interface EndToEndSummary {
   readonly fromOmniTiming: number;
   /** The legacy dicts' per-request transfer totals; absent when no request printed one. */
   readonly transfersTotal?: TransfersTotalSummary;
+  /** Each request's printed time per output token (e2e_tpt, e2e_time_per_token_ms); absent when no request printed one. */
+  readonly timePerToken?: TimePerTokenSummary;
+}
+
+/** A request's time per output token as the dicts print it, over the requests that printed one. */
+export interface TimePerTokenSummary {
+  /** Over the measurements only; null when none was one. */
+  readonly ms: Distribution | null;
+  /** Requests that printed a number for it. */
+  readonly requests: number;
+  /** Printed numbers that are not a measurement, by reason (0.0: noOutput, the no-token default): left out. */
+  readonly notRecorded: FieldNotRecordedCounts;
 }
 
 /**

@@ -7,7 +7,8 @@
 //             server, not a real time (the negative-interval finding).
 //   noOutput  serving_time_to_first_output_ms 0.0: the field's default when the stage produced
 //             no non-empty output, not a time; likewise image_time_to_first_output_ms and
-//             denoise_step_latency_ms 0.0 on a stage that made no image.
+//             denoise_step_latency_ms 0.0 on a stage that made no image, and a request's time per
+//             token (e2e_tpt, e2e_time_per_token_ms) 0.0 when it had no output token.
 //   unread    no number at all: a row a cut-off stage table never reached (it sorts its rows by
 //             name), unknown rather than hidden.
 import type { Cell } from '../values';
@@ -15,6 +16,13 @@ import type { Cell } from '../values';
 export type UnrecordedReason = 'nonFinite' | 'negative' | 'noOutput' | 'unread' | 'oneOutput';
 
 export const FIRST_OUTPUT_FIELD = 'serving_time_to_first_output_ms';
+/**
+ * A request's end to end per output token: `e2e_tpt` of the request_level_metrics dicts (log_utils.py,
+ * the vllm-omni#891 branch), `e2e_time_per_token_ms` of log_utils.py's orchestrator_request_e2e
+ * record. Both print `e2e_ms / tokens if tokens > 0 else 0.0`: with an end to end above 0, 0.0
+ * is only ever that default (no output token), never 0 ms per token.
+ */
+export const TIME_PER_TOKEN_FIELDS: readonly string[] = ['e2e_tpt', 'e2e_time_per_token_ms'];
 /**
  * Fields whose 0.0 is the default of a stage without that output, never a time (the server only
  * sets them above 0): the first non-empty output; the first image and the time per denoise step,
@@ -24,6 +32,7 @@ const NO_OUTPUT_DEFAULT_FIELDS: ReadonlySet<string> = new Set([
   FIRST_OUTPUT_FIELD,
   'image_time_to_first_output_ms',
   'denoise_step_latency_ms',
+  ...TIME_PER_TOKEN_FIELDS,
 ]);
 
 /** Fields that are durations, by their unit suffix. */

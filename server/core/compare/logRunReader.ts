@@ -5,7 +5,7 @@
 import { FindingsBuilder } from '../analysis/findings';
 import { modelOfBoot } from '../analysis/bootPipelines';
 import { RequestAssembler } from '../analysis/requestAssembler';
-import { LegacyRequestReader } from '../analysis/legacyRequests';
+import { LegacyRequestReader, mayPrecedeTables } from '../analysis/legacyRequests';
 import type { AnalyzedRequest } from '../analysis/types';
 import { LogStreamParser } from '../log';
 import { eachDecodePiece } from '../log/lines';
@@ -103,7 +103,16 @@ export class LogRunReader {
       else {
         // A request_level_metrics dict of the format before February 2026 is a whole request (legacyRequests.ts).
         const assembler = this.assembler;
-        this.accept((this.legacy ??= new LegacyRequestReader((key) => assembler.placeLegacyRequest(key))).read(record));
+        const requests = (this.legacy ??= new LegacyRequestReader((key) => assembler.placeLegacyRequest(key))).read(
+          record,
+        );
+        if (!mayPrecedeTables(record) || requests.length !== 1) this.accept(requests);
+        else {
+          // Its tables may come next (vllm-omni#891's branch): one request with them.
+          const done: AnalyzedRequest[] = [];
+          assembler.holdDictInto(record.header?.process ?? null, record.requestId as string, requests[0], done);
+          this.accept(done);
+        }
       }
     }
   }

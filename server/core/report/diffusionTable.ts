@@ -6,7 +6,7 @@ import type { StageSummary } from '../analysis/types';
 import type { FieldMap } from '../values';
 import { formatMs, textTable } from '../textTable';
 import { stageCell } from '../stageRoles';
-import { isDiffusionTimingField } from '../analysis/stageKind';
+import { isDiffusionEvidenceField } from '../analysis/stageKind';
 
 /** Printed name (without its unit suffix) -> column title, in the order the work happens. */
 const DIFFUSION_COLUMNS: readonly (readonly [string, string])[] = [
@@ -69,7 +69,7 @@ export function diffusionLines(
   const diffusion = stages.filter(
     (s) =>
       s.replicaId === null &&
-      Object.keys(s.fields).some((f) => isDiffusionTimingField(f) && (s.fields[f]?.count ?? 0) > 0),
+      Object.keys(s.fields).some((f) => isDiffusionEvidenceField(f) && (s.fields[f]?.count ?? 0) > 0),
   );
   if (diffusion.length === 0) return [];
   const columns = DIFFUSION_COLUMNS.filter(([name]) => diffusion.some((s) => timingMs(s, name) !== null));

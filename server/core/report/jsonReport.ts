@@ -12,6 +12,7 @@ import type { AnalysisSnapshot } from '../analysis/streamAnalysis';
 import type {
   AnalyzedRequest,
   Distribution,
+  TimePerTokenSummary,
   TransfersTotalSummary,
   EdgeFieldStates,
   EdgeSummary,
@@ -161,6 +162,8 @@ export interface AnalysisJson {
         readonly requestsWithout: number;
         /** The legacy dicts' transfers_total_time_ms (ms) and transfers_total_bytes (KB), per request; absent when none printed them. */
         readonly transfersTotal?: TransfersTotalSummary;
+        /** The dicts' time per output token (e2e_tpt, e2e_time_per_token_ms) over measured values, the 0.0s (no output token) counted by reason; absent when none printed one. */
+        readonly timePerToken?: TimePerTokenSummary;
       })
     | null;
   /** Every [Overall Summary] table read, whether or not a request took it; null when none. */
@@ -440,6 +443,17 @@ export function analysisJsonRest(
             fromOmniTiming: snapshot.endToEnd.fromOmniTiming,
             requestsWithout: snapshot.requestCount - snapshot.endToEnd.ms.count,
             ...transfersTotalJson(snapshot.endToEnd.transfersTotal),
+            ...(snapshot.endToEnd.timePerToken === undefined
+              ? {}
+              : {
+                  timePerToken: {
+                    ...snapshot.endToEnd.timePerToken,
+                    ms:
+                      snapshot.endToEnd.timePerToken.ms === null
+                        ? null
+                        : distributionJson(snapshot.endToEnd.timePerToken.ms),
+                  },
+                }),
           },
     overallSummaries: snapshot.overallSummaries === null ? null : overallSummariesJson(snapshot.overallSummaries),
     histograms,

@@ -2,7 +2,14 @@
 // lines each: p50, p90, p99), the phase split in ms over measured values (and 0s inferred from a hidden row), then how
 // many values were not measured / hidden / not recorded, then the findings.
 import type { AnalysisSnapshot } from '../analysis/streamAnalysis';
-import type { Distribution, EdgeSummary, Finding, SplitName, StageSummary } from '../analysis/types';
+import type {
+  Distribution,
+  EdgeSummary,
+  Finding,
+  SplitName,
+  StageSummary,
+  TimePerTokenSummary,
+} from '../analysis/types';
 import { SPLIT_FIELD, SPLIT_LABEL } from '../analysis/types';
 import { PREFILL_DECODE_LABEL } from '../analysis/oneOutputStage';
 import { SLOWEST_PHASE_TEXT, slowestPhaseCaveats, slowestPhaseOf, slowestPhaseText } from '../analysis/slowest';
@@ -375,19 +382,48 @@ function endToEndLines(snapshot: AnalysisSnapshot): string[] {
     e2e.fromOmniTiming === 0
       ? ''
       : `; ${e2e.fromOmniTiming === d.count ? 'all' : `${e2e.fromOmniTiming} of them`} from [OmniTiming] total=, 10 ms resolution`;
+  const rows = [[END_TO_END, String(d.count), formatMs(d.p50), formatMs(d.p90), formatMs(d.p99), formatMs(d.max)]];
+  const perToken = e2e.timePerToken?.ms;
+  if (perToken !== undefined && perToken !== null)
+    rows.push([
+      PER_TOKEN_LABEL,
+      String(perToken.count),
+      formatMs(perToken.p50),
+      formatMs(perToken.p90),
+      formatMs(perToken.p99),
+      formatMs(perToken.max),
+    ]);
   const lines = [
-    `End to end per request, ms (e2e_total_ms of RequestE2EStats${fromTiming})`,
-    ...textTable(
-      ['', 'n', 'p50', 'p90', 'p99', 'max'],
-      [['end to end', String(d.count), formatMs(d.p50), formatMs(d.p90), formatMs(d.p99), formatMs(d.max)]],
-    ),
+    `End to end per request, ms (e2e_total_ms of RequestE2EStats${fromTiming}${perToken === undefined || perToken === null ? '' : `; ${PER_TOKEN_HEADING}`})`,
+    ...textTable(['', 'n', 'p50', 'p90', 'p99', 'max'], rows),
   ];
   const without = snapshot.requestCount - d.count;
   if (without > 0)
     lines.push(
       `  ${countOf(without, 'request')} printed no end-to-end time (or not a time): left out, not counted as 0.`,
     );
+  pushAll(lines, timePerTokenNotes(e2e.timePerToken));
   return lines;
+}
+
+const END_TO_END = 'end to end';
+const PER_TOKEN_LABEL = 'time per token';
+/** What a 0.0 time per token is (unrecordedValues.ts TIME_PER_TOKEN_FIELDS). */
+const PER_TOKEN_NO_OUTPUT =
+  "0.0, the server's default for a request with no output token (it divides by the tokens only when there are some), not a time";
+const PER_TOKEN_HEADING =
+  'time per token: e2e_tpt or e2e_time_per_token_ms as the dicts print it, over measured values';
+
+/** The printed times per token left out, by reason (a 0.0 is the no-output-token default, never 0 ms). */
+function timePerTokenNotes(t: TimePerTokenSummary | undefined): string[] {
+  if (t === undefined) return [];
+  const notes: string[] = [];
+  for (const [reason, n] of Object.entries(t.notRecorded) as [UnrecordedReason, number][])
+    if (n > 0)
+      notes.push(
+        `  ${PER_TOKEN_LABEL}: ${n} of ${countOf(t.requests, 'request')} printed ${reason === 'noOutput' ? PER_TOKEN_NO_OUTPUT : UNRECORDED_TEXT[reason]}: left out, not counted as 0 ms.`,
+      );
+  return notes;
 }
 
 /**
@@ -424,6 +460,8 @@ function legacyTable(snapshot: AnalysisSnapshot, roles: StageRoles): string[] {
   const after: { label: string; few: string; d: Distribution }[] = [];
   if (totals?.timeMs) after.push({ label, few: label, d: totals.timeMs });
   if (totals?.kbytes) after.push({ label: '  size, KB', few: `${label} size`, d: totals.kbytes });
+  const perToken = snapshot.endToEnd?.timePerToken;
+  if (perToken?.ms) after.push({ label: PER_TOKEN_LABEL, few: PER_TOKEN_LABEL, d: perToken.ms });
   const lines = stageTimeTable(
     snapshot,
     roles,
@@ -433,8 +471,11 @@ function legacyTable(snapshot: AnalysisSnapshot, roles: StageRoles): string[] {
     (s) => s.fields['stage_gen_time_ms'],
     after,
   );
-  if (totals === undefined) return lines;
-  const notes: string[] = [];
+  if (perToken?.ms) lines[0] = `${lines[0]}; ${PER_TOKEN_HEADING}`;
+  const perTokenNotes = timePerTokenNotes(perToken);
+  if (totals === undefined)
+    return perTokenNotes.length > 0 ? [...lines, '', 'Values left out of the percentiles:', ...perTokenNotes] : lines;
+  const notes: string[] = [...perTokenNotes];
   const without = totals.requests - (totals.timeMs?.count ?? 0) - totals.timeNotATime;
   if (without > 0)
     notes.push(
