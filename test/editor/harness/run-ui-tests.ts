@@ -93,8 +93,9 @@ async function main(): Promise<never> {
   const install = loadInstall();
   const defaultTimeout = envNumber('STAGE_LENS_UI_TEST_TIMEOUT_MS', 90_000);
   const t0 = Date.now();
-  const servers: { dev?: VSCodeServer; installed?: VSCodeServer } = {};
-  const serverFor = async (installed: boolean): Promise<VSCodeServer> => {
+  const servers: { dev?: VSCodeServer; installed?: VSCodeServer; own?: VSCodeServer } = {};
+  const serverFor = async (installed: boolean, own: boolean): Promise<VSCodeServer> => {
+    if (own) return (servers.own = await startServer({ install, name: `${KIND}-own` }));
     if (installed)
       return (servers.installed ??= await startServer({
         install,
@@ -104,7 +105,8 @@ async function main(): Promise<never> {
     return (servers.dev ??= await startServer({ install, name: KIND }));
   };
   /** The server a test ran on, if it got as far as starting it. */
-  const startedServer = (installed: boolean): VSCodeServer | undefined => (installed ? servers.installed : servers.dev);
+  const startedServer = (installed: boolean, own: boolean): VSCodeServer | undefined =>
+    own ? servers.own : installed ? servers.installed : servers.dev;
   let problem: string | undefined;
   try {
     for (const test of tests) {
@@ -118,8 +120,9 @@ async function main(): Promise<never> {
       const workspace = createWorkspace();
       const current: { wb?: Workbench } = {};
       const installed = test.options.installed === true;
+      const own = test.options.ownServer === true;
       const body = (async () => {
-        const srv = await serverFor(installed);
+        const srv = await serverFor(installed, own);
         current.wb = await startWorkbench({
           install,
           server: srv,
@@ -156,7 +159,7 @@ async function main(): Promise<never> {
           const frames = await withTimeout(wb.describeFrames(), 20_000, 'frames').catch(() => []);
           if (frames.length > 0) console.log(`       frames:\n         ${frames.join('\n         ')}`);
         }
-        const extensionLog = startedServer(installed)?.extensionLogTail(15) ?? '';
+        const extensionLog = startedServer(installed, own)?.extensionLogTail(15) ?? '';
         if (extensionLog !== '') {
           console.log(
             `       Stage Lens log (last lines):\n         ${extensionLog.trim().split('\n').join('\n         ')}`,
@@ -167,7 +170,11 @@ async function main(): Promise<never> {
         await withTimeout(settled, 15_000, 'UI test body').catch(() => undefined);
         await current.wb?.close(); // in case the workbench only came up after the timeout
         // The closed window's extension host would run on for hours, with its language server.
-        await startedServer(installed)?.stopExtensionHosts();
+        await startedServer(installed, own)?.stopExtensionHosts();
+        if (own) {
+          await servers.own?.stop();
+          servers.own = undefined;
+        }
         workspace.remove();
       }
     }
@@ -176,6 +183,7 @@ async function main(): Promise<never> {
   } finally {
     await servers.dev?.stop();
     await servers.installed?.stop();
+    await servers.own?.stop();
   }
   console.log(`UI tests: ${((Date.now() - t0) / 1000).toFixed(1)} s`);
   return finish(KIND, counts, problem);

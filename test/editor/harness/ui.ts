@@ -15,6 +15,11 @@ export interface UiTestOptions {
    * VS Code server's --install-extension, no development folder loaded (`npm run package` first).
    */
   installed?: boolean;
+  /**
+   * A VS Code server of its own (a fresh user-data folder): no session an earlier test saved is
+   * there, as for a user who has never run Stage Lens.
+   */
+  ownServer?: boolean;
 }
 
 export interface RegisteredUiTest {

@@ -234,5 +234,5 @@ uiTest(
       20_000,
     );
   },
-  { timeoutMs: 240_000 },
+  { timeoutMs: 240_000, ownServer: true },
 );
