@@ -112,6 +112,8 @@ export class OverTimeView {
   private series: OverTimeSeries | null = null;
   private layout: OverTimeLayout | null = null;
   private metric: string | null;
+  /** The metric is the user's pick (kept from session to session), not a session's default target. */
+  private metricPicked: boolean;
   private findings: readonly Finding[] = [];
   private stageNames: Readonly<Record<string, string>> = {};
   private width = 600;
@@ -129,8 +131,10 @@ export class OverTimeView {
     metric: string | null,
   ) {
     this.metric = metric;
+    this.metricPicked = metric !== null;
     this.metricSelect.addEventListener('change', () => {
       this.metric = this.metricSelect.value;
+      this.metricPicked = true;
       this.host.metricChanged(this.metric);
       this.schedule();
     });
@@ -208,6 +212,8 @@ export class OverTimeView {
     this.window = null;
     this.drag = null;
     this.seq = -1;
+    // A default target is the session's own ("stage 1" is another stage in another pipeline).
+    if (!this.metricPicked) this.metric = null;
     setText(this.scopeText, '');
     this.host.spanChanged(null);
     this.schedule();
