@@ -227,7 +227,6 @@ export async function runAnalyze(argv: string[]): Promise<number> {
         excludeCold,
         keepRequests: true,
         stageRoles: () => roles,
-        deployConfigRoles: () => (deployConfig === null ? {} : stageRolesOf(deployConfig)),
         ...(window === null ? {} : { window }),
         ...(boot === null ? {} : { boot }),
       });
@@ -382,9 +381,6 @@ export async function analyzeStream(
     ...(scope.boot === null ? {} : { boot: scope.boot }),
   };
   const stageRoles = (): Readonly<Record<string, string>> => roles;
-  // Roles its name gives stand over the stage names the log prints (StreamAnalysis.stageRoles).
-  const deployConfigRoles = (): Readonly<Record<string, string>> =>
-    deployConfig === null ? {} : stageRolesOf(deployConfig);
   // A config whose stages are not the log's is said to be so once, for the whole report; its
   // settings are then no evidence, so no finding cites them.
   const mismatchOf = (snapshot: AnalysisSnapshot): string | null => {
@@ -400,7 +396,6 @@ export async function analyzeStream(
       await readAnalysis(input, {
         excludeCold,
         stageRoles,
-        deployConfigRoles,
         keepRequests: false,
         onRequest: (r) => writer.request(r),
         drained: () => out.drained(),
@@ -467,7 +462,6 @@ export async function analyzeStream(
       await readAnalysis(input, {
         excludeCold,
         stageRoles,
-        deployConfigRoles,
         keepRequests: false,
         summaryFields: TABLE_SUMMARY_FIELDS,
         ...window,
@@ -517,7 +511,6 @@ function withFindings(snapshot: AnalysisSnapshot, findings: readonly Finding[]):
 interface ReadOptions {
   readonly excludeCold: boolean;
   readonly stageRoles?: () => Readonly<Record<string, string>>;
-  readonly deployConfigRoles?: () => Readonly<Record<string, string>>;
   readonly keepRequests: boolean;
   readonly onRequest?: (request: AnalyzedRequest) => void;
   readonly summaryFields?: ReadonlySet<string>;

@@ -1,7 +1,7 @@
 // Stage roles are not written in a deploy YAML nor in the log; they come from the model's
 // pipeline (docs/formats.md#stage-roles), recognised in the model the log says it serves, else
 // in the deploy file's or the log's path; a log whose stage columns name their stages
-// (`0:thinker`) gives those names, unless the deploy file's name gives roles.
+// (`0:thinker`, the config's own `model_stage`) gives those names, over any file's name.
 // The three pipelines Stage Lens targets are known; for others, stages go by id. The extension
 // (a session's deploy file and source) and the CLI (the file it reads) name stages the same way.
 

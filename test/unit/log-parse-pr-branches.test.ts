@@ -373,21 +373,15 @@ function analysedWith(name: string, options: StreamAnalysisOptions): StreamAnaly
   return analysis;
 }
 
-test('#3069 branch at 8323309a: `N:name` columns give the stages their roles, unless the deploy config names roles', () => {
+test('#3069 branch at 8323309a: `N:name` columns give the stages their roles, over any name a file gives', () => {
   const labelled = analysedWith(PR3069_LOG, { stageRoles: () => ({}) });
   assert.deepEqual(labelled.stageRoles(), { '0': 'thinker', '1': 'talker', '2': 'code2wav' });
   assert.equal(labelled.stageRolesFromLabels(), true);
-  // The printed names stand over what the file's name gives.
-  const named = analysedWith(PR3069_LOG, { stageRoles: () => stageRolesOf('qwen3_tts.log') });
+  // The printed names (the model_stage of the config the server loaded) stand over what the
+  // log's or a deploy config's file name gives: a two-stage pipeline's name would fit no stage here.
+  const named = analysedWith(PR3069_LOG, { stageRoles: () => stageRolesOf('qwen3_tts.log qwen3_tts.yaml') });
   assert.deepEqual(named.stageRoles(), { '0': 'thinker', '1': 'talker', '2': 'code2wav' });
-  // A deploy config whose name gives roles says otherwise: its roles, judged against the stages
-  // as always (a two-stage pipeline's roles do not fit three stages: stages go by id).
-  const deployed = analysedWith(PR3069_LOG, {
-    stageRoles: () => stageRolesOf('x.log qwen3_tts.yaml'),
-    deployConfigRoles: () => stageRolesOf('qwen3_tts.yaml'),
-  });
-  assert.deepEqual(deployed.stageRoles(), {});
-  assert.equal(deployed.stageRolesFromLabels(), false);
+  assert.equal(named.stageRolesFromLabels(), true);
   // Columns without names (the #891 branch's `0`, `1`, `2`) give none.
   assert.deepEqual(analysedWith(PR891_LOG, {}).stageRoles(), {});
 });

@@ -111,11 +111,6 @@ export interface StreamAnalysisOptions {
   readonly onRequest?: (request: AnalyzedRequest) => void;
   /** Stage id -> role ("talker"), asked when findings are made: they name each stage as the views do ("stage 0 · talker"). */
   readonly stageRoles?: () => Readonly<Record<string, string>>;
-  /**
-   * The roles the deploy config's name alone gives (core/stageRoles.ts): where it gives some, they
-   * stand over the stage names the server printed.
-   */
-  readonly deployConfigRoles?: () => Readonly<Record<string, string>>;
   /** Year of the log's `MM-DD` timestamps (default: the current year). */
   readonly year?: number;
   /** Keep each request's [Overall Summary] in the store (default true; a few slots per request). */
@@ -513,8 +508,8 @@ export class StreamAnalysis {
   /**
    * The stage roles the served model the log prints gives, else those the source's names give
    * (options.stageRoles); over either, the names the server printed for its stages (`0:thinker`
-   * columns), unless the deploy config's name gives roles (options.deployConfigRoles); {} where
-   * the stages' own output contradicts them (roleFit.ts).
+   * columns: the `model_stage` names of the deploy config the server loaded, which no file name
+   * outranks); {} where the stages' own output contradicts them (roleFit.ts).
    */
   stageRoles(): Readonly<Record<string, string>> {
     const fit = rolesThatFit(this.stageRolesAsNamed().roles, this.stageOutputs.stages());
@@ -531,8 +526,7 @@ export class StreamAnalysis {
   private stageRolesAsNamed(): { readonly roles: Readonly<Record<string, string>>; readonly fromLabels: boolean } {
     const roles = stageRolesOfLog(this.servedModelName, () => this.options.stageRoles?.() ?? {});
     const labelled = labelledRoles(this.stageOutputs.stages());
-    if (Object.keys(labelled).length === 0 || Object.keys(this.options.deployConfigRoles?.() ?? {}).length > 0)
-      return { roles, fromLabels: false };
+    if (Object.keys(labelled).length === 0) return { roles, fromLabels: false };
     return { roles: labelled, fromLabels: true };
   }
 
