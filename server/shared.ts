@@ -47,6 +47,7 @@ export {
   UNKNOWN_LABEL,
 } from './core/compare/format';
 export { endToEndOf } from './core/analysis/endToEnd';
+export { headlineStage } from './core/analysis/headlineStage';
 export { firstStageIdOf, NEGATIVE_ADDED_NOTE } from './core/analysis/crossStage';
 export { UNRECORDED_TEXT, unrecordedReason } from './core/analysis/unrecordedValues';
 export { overallSummaryOnlyMessage } from './core/analysis/overallSummaries';

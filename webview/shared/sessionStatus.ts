@@ -4,6 +4,7 @@
 // status bar).
 import type { SessionInfo, SummaryResult } from '../../server/protocol';
 import {
+  headlineStage,
   outputsAudio,
   partialLogMark,
   partialLogText,
@@ -25,7 +26,7 @@ export function waitingForFirstRequest(session: Pick<SessionInfo, 'kind' | 'stat
 
 /**
  * One latency for the status bar, written as the side panel's headline writes a duration
- * ("96.7 ms", "2.04 s"): the last stage's time to first output p50 (what a TTS or omni user
+ * ("96.7 ms", "2.04 s"): the time to first output p50 of the last stage that measured one (what a TTS or omni user
  * waits for: "1st audio" where the stage's role outputs audio, as the side panel and explain
  * name it), else end to end p50 (an INFO-level log has no stage tables), else, for a log of
  * [Overall Summary] tables only, their e2e_wall_time_ms (one table's value, or the p50 over
@@ -48,16 +49,15 @@ export function headlineWords(
   stageNames: Readonly<Record<string, string>> = {},
 ): { readonly text: string; readonly name: string; readonly short: string | null } | null {
   if (summary === null) return null;
-  // The last stage over all its replicas (a replica's own summary follows its stage's).
-  let last: SummaryResult['stages'][number] | undefined;
-  for (const stage of summary.stages) if (stage.replicaId === null) last = stage;
-  const firstOutput = last?.fields['serving_time_to_first_output_ms'];
-  if (last !== undefined && firstOutput !== undefined) {
-    const short = outputsAudio(roleOfStage(last.stageKey, stageNames)) ? '1st audio' : '1st output';
+  // The side panel trend's stage and explain's main target (headlineStage.ts).
+  const stage = headlineStage(summary.stages);
+  const firstOutput = stage?.fields['serving_time_to_first_output_ms'];
+  if (stage !== null && firstOutput !== undefined) {
+    const short = outputsAudio(roleOfStage(stage.stageKey, stageNames)) ? '1st audio' : '1st output';
     return {
       text: `${short} p50 ${formatDurationMs(firstOutput.p50)}`,
       short,
-      name: `p50 ${targetLabel(`stage${last.stageKey}.firstOutput`, stageNames)}`,
+      name: `p50 ${targetLabel(`stage${stage.stageKey}.firstOutput`, stageNames)}`,
     };
   }
   const endToEnd = summary.endToEnd?.ms;

@@ -15,6 +15,7 @@ import {
   SLOWEST_PHASE_TEXT,
   slowestPhaseCaveats,
   slowestPhaseOf,
+  headlineStage,
   targetLabel,
   TTFT_WAITED_MARK,
   TTFT_WAITED_TEXT,
@@ -299,24 +300,31 @@ export interface Headline {
 }
 
 /**
- * The trend's headline: the last stage's time to first output (the user-visible one), else its
- * gen time. Named as explain and the tail name the target (`time to first audio (stage 2 ·
- * code2wav)` where the stage's role outputs audio), so one number has one name.
+ * The trend's headline: the time to first output (the user-visible one) of the last stage that
+ * measured one, else the last stage's gen time. Named as explain and the tail name the target
+ * (`time to first audio (stage 2 · code2wav)` where the stage's role outputs audio), so one
+ * number has one name.
  */
 export function headline(summary: SummaryResult, stageNames: Readonly<Record<string, string>> = {}): Headline | null {
+  // The status bar's stage and explain's main target (headlineStage.ts).
+  const first = headlineStage(summary.stages);
+  const d = first?.fields[FIELD_FIRST_OUTPUT];
+  if (first !== null && d !== undefined)
+    return {
+      label: targetLabel(`stage${first.stageKey}.firstOutput`, stageNames),
+      percentiles: true,
+      p50: d.p50,
+      p90: d.p90,
+      p99: d.p99,
+    };
   const stages = summary.stages.filter((s) => s.replicaId === null);
-  for (const field of [FIELD_FIRST_OUTPUT, FIELD_GEN_TIME]) {
-    for (let i = stages.length - 1; i >= 0; i--) {
-      const stage = stages[i] as StageSummary;
-      const d = stage.fields[field];
-      if (d !== undefined && d.count > 0) {
-        const role = stageRole(stage.stageKey, stageNames);
-        const label =
-          field === FIELD_FIRST_OUTPUT
-            ? targetLabel(`stage${stage.stageKey}.firstOutput`, stageNames)
-            : `stage ${stage.stageKey} gen time${role === '' ? '' : ` (${role})`}`;
-        return { label, percentiles: true, p50: d.p50, p90: d.p90, p99: d.p99 };
-      }
+  for (let i = stages.length - 1; i >= 0; i--) {
+    const stage = stages[i] as StageSummary;
+    const gen = stage.fields[FIELD_GEN_TIME];
+    if (gen !== undefined && gen.count > 0) {
+      const role = stageRole(stage.stageKey, stageNames);
+      const label = `stage ${stage.stageKey} gen time${role === '' ? '' : ` (${role})`}`;
+      return { label, percentiles: true, p50: gen.p50, p90: gen.p90, p99: gen.p99 };
     }
   }
   // Only [OmniTiming] lines (no stats tables): the end-to-end time is what there is.
