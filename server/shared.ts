@@ -48,6 +48,7 @@ export {
 } from './core/compare/format';
 export { endToEndOf } from './core/analysis/endToEnd';
 export { headlineStage } from './core/analysis/headlineStage';
+export { TIME_PER_TOKEN_LABEL, TIME_PER_TOKEN_SOURCE, timePerTokenLeftOut } from './core/analysis/timePerTokenWords';
 export { firstStageIdOf, NEGATIVE_ADDED_NOTE } from './core/analysis/crossStage';
 export { UNRECORDED_TEXT, unrecordedReason } from './core/analysis/unrecordedValues';
 export { overallSummaryOnlyMessage } from './core/analysis/overallSummaries';

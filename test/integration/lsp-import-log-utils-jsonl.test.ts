@@ -98,7 +98,10 @@ test('the orchestrator file: the summary the side panel gets has the end to end 
   assert.equal(legacyStatsOnly(summary), true);
   assert.deepEqual(
     timingModel(summary, 'p50', {}, true).rows.map((r) => [r.label, r.cells['time']?.text]),
-    [['end to end', '2,059']],
+    [
+      ['end to end', '2,059'],
+      ['time per token', '3.42'],
+    ],
   );
 });
 

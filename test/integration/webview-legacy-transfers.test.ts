@@ -41,7 +41,10 @@ test('side panel: stage time, end to end and the transfer total per request, ove
       ['e2e', 'end to end', 'time=58,150'],
       // 120.5, 244.5755, 310.25 ms: the p50 is the middle one.
       ['transfers', 'transfers (total per request)', 'time=245'],
+      // analyze: `time per token  5  19.50  20.92  21.44  21.50`.
+      ['timePerToken', 'time per token', 'time=19.5'],
     ]);
+    assert.equal(await page.locator('[data-testid="left-out-note"]').isVisible(), false);
     const title = await page
       .locator('[data-testid="stage-row"][data-stage-key="transfers"] td[data-col="time"]')
       .getAttribute('title');

@@ -29,8 +29,11 @@ test('side panel: the end to end of each request and its edge, as analyze prints
     const rows = (await page.evaluate(
       `[...document.querySelectorAll('[data-testid="stage-row"]')].map((tr) => [tr.dataset.stageKey, tr.querySelector('.stage-id').textContent, [...tr.querySelectorAll('td')].map((td) => td.dataset.col + '=' + td.querySelector('.v').textContent).join(' ')])`,
     )) as string[][];
-    // analyze: `end to end  2  2,059  2,336  2,398  2,405`.
-    assert.deepEqual(rows, [['e2e', 'end to end', 'time=2,059']]);
+    // analyze: `end to end  2  2,059  2,336  2,398  2,405`, `time per token  2  3.420  3.481  3.494  3.496`.
+    assert.deepEqual(rows, [
+      ['e2e', 'end to end', 'time=2,059'],
+      ['timePerToken', 'time per token', 'time=3.42'],
+    ]);
     assert.equal(await page.locator('[data-testid="waiting"]').isVisible(), false);
     assert.equal(await page.locator('[data-testid="edge-section"]').isVisible(), true);
     // analyze: `0 → 1  2  2  p50  7.375  1.750  4.125  13.25  2,800`.

@@ -218,14 +218,17 @@ test('side panel of the orchestrator file: the end-to-end row and the edge, the 
   assert.deepEqual(summary.stages, []);
   assert.equal(legacyStatsOnly(summary), true);
   const model = timingModel(summary, 'p50', {}, legacyStatsOnly(summary));
-  // The CLI's `end to end  2  2,059  2,336  2,398  2,405` row.
+  // The CLI's `end to end  2  2,059  2,336  2,398  2,405` and `time per token  2  3.420  3.481  3.494  3.496` rows.
   assert.deepEqual(
     model.rows.map((r) => [r.label, r.requestCount, r.cells['time']?.text, r.cells['time']?.value]),
-    [['end to end', 2, '2,059', 2058.75]],
+    [
+      ['end to end', 2, '2,059', 2058.75],
+      ['time per token', 2, '3.42', 3.4201830486918605],
+    ],
   );
   assert.deepEqual(
     timingModel(summary, 'p90', {}, true).rows.map((r) => r.cells['time']?.value),
-    [2335.75],
+    [2335.75, 3.480548237645349],
   );
   const edges = edgeModel(summary.edges ?? [], 'p50', {});
   assert.deepEqual(

@@ -150,6 +150,9 @@ const negativeAddedNote = h('p', {
 });
 negativeAddedNote.hidden = true;
 // The `†` of a TTFT that waited upstream, said under the table as the CLI's table says it.
+// Printed values a row leaves out of its percentiles (a 0.0 time per token), in the CLI's words.
+const leftOutNote = h('p', { className: 'muted few-values-note', testId: 'left-out-note' });
+leftOutNote.hidden = true;
 const ttftWaitedNote = h('p', {
   className: 'muted few-values-note',
   testId: 'ttft-waited-note',
@@ -209,6 +212,7 @@ const live = h(
   fewValuesNote,
   negativeAddedNote,
   ttftWaitedNote,
+  leftOutNote,
   waiting,
   noStageStats,
   runSummary.el,
@@ -313,6 +317,9 @@ function render(): void {
   fewValuesNote.hidden = !few;
   negativeAddedNote.hidden = model.negativeAdded !== true;
   ttftWaitedNote.hidden = model.ttftWaited !== true;
+  const leftOut = model.leftOut ?? [];
+  leftOutNote.hidden = leftOut.length === 0;
+  setText(leftOutNote, leftOut.length === 0 ? '' : `Left out of the percentiles: ${leftOut.join(' ')}`);
   setText(
     fewValuesNote,
     few

@@ -77,6 +77,8 @@ export interface SummaryModel {
   readonly negativeAdded?: boolean;
   /** Some TTFT cell is marked `†` (it includes a wait for upstream output): the table's note says what it means. */
   readonly ttftWaited?: boolean;
+  /** Printed values left out of a row's percentiles, said under the table in the CLI's words; absent: none. */
+  readonly leftOut?: readonly string[];
 }
 
 const split = (id: SplitName, help: string): SummaryColumn => ({

@@ -2,14 +2,14 @@
 // so it printed no stats tables): each stage's time and the end-to-end time, which is all
 // such a log has; for the per-request stats of the format before February 2026
 // (request_level_metrics dicts, or the records of its .stats.jsonl files), the same and each
-// request's transfer total, as the CLI's table. Same row shape as the phase table, so the same
-// view draws it.
-import { maxOf } from '../../server/shared';
-import type { Percentile, SummaryResult, TransfersTotalSummary } from '../../server/protocol';
+// request's transfer total and its time per token, as the CLI's table. Same row shape as the
+// phase table, so the same view draws it.
+import { maxOf, TIME_PER_TOKEN_LABEL, TIME_PER_TOKEN_SOURCE, timePerTokenLeftOut } from '../../server/shared';
+import type { Percentile, SummaryResult, TimePerTokenSummary, TransfersTotalSummary } from '../../server/protocol';
 import { FIELD_OMNI_TIMING_STAGE, stageLabel } from '../shared/labels';
 import type { ValueView } from '../shared/valueState';
 import { formatExact } from '../shared/format';
-import { distributionView, summaryFieldView } from '../shared/valueState';
+import { distributionView, STATE_TEXT, summaryFieldView } from '../shared/valueState';
 import type { SummaryCell, SummaryColumn, SummaryModel, SummaryRow } from './summaryModel';
 
 const TIME: SummaryColumn = {
@@ -17,12 +17,12 @@ const TIME: SummaryColumn = {
   label: 'time',
   unit: 'ms',
   group: 'total',
-  help: "Stage time from [OmniTiming] (the stage's stage_gen_time_ms, printed to 10 ms); the last row is the request's end-to-end time.",
+  help: "Stage time from [OmniTiming] (the stage's stage_gen_time_ms, printed to 10 ms); then the request's end-to-end time.",
 };
 
 const LEGACY_TIME: SummaryColumn = {
   ...TIME,
-  help: "Stage time (stage_gen_time_ms) and the request's end-to-end time (e2e_time_ms) from the per-request stats of vLLM-Omni before February 2026 (request_level_metrics dicts in the log, or the overall_request records of its .stats.jsonl files), then each request's transfer total (transfers_total_time_ms); that format has no phase split.",
+  help: "Stage time (stage_gen_time_ms) and the request's end-to-end time (e2e_time_ms) from the per-request stats of vLLM-Omni before February 2026 (request_level_metrics dicts in the log, or the overall_request records of its .stats.jsonl files), then each request's transfer total (transfers_total_time_ms) and time per token (e2e_tpt or e2e_time_per_token_ms, a 0.0 left out: no output token); that format has no phase split.",
 };
 
 const TRANSFERS_LABEL = 'transfers (total per request)';
@@ -42,6 +42,19 @@ function transfersView(totals: TransfersTotalSummary, pct: Percentile): ValueVie
       `${totals.timeNotATime} of ${totals.requests} requests printed one below zero, nan or inf: not a time, left out.`,
     );
   return notes.length === 0 ? view : { ...view, title: `${view.title} ${notes.join(' ')}` };
+}
+
+/**
+ * The request's time per token as the dicts print it, over measured values: a 0.0 (no output
+ * token) is left out and said, so a row of only such is "not recorded", never 0 ms.
+ */
+function timePerTokenView(perToken: TimePerTokenSummary, pct: Percentile): ValueView {
+  const leftOut = timePerTokenLeftOut(perToken);
+  const what = `${TIME_PER_TOKEN_LABEL} (${TIME_PER_TOKEN_SOURCE})`;
+  if (perToken.ms === null)
+    return { text: STATE_TEXT.notRecorded, state: 'notRecorded', title: `${what}: ${leftOut.join(' ')}`, value: null };
+  const view = distributionView(perToken.ms, pct, what, '');
+  return leftOut.length === 0 ? view : { ...view, title: `${view.title} ${leftOut.join(' ')}`, partial: true };
 }
 
 function toMs(view: ValueView): ValueView {
@@ -124,6 +137,19 @@ export function timingModel(
       },
       view: transfersView(totals, pct),
     });
+  const perToken = e2e?.timePerToken;
+  if (perToken !== undefined)
+    views.push({
+      row: {
+        key: 'timePerToken',
+        label: TIME_PER_TOKEN_LABEL,
+        role: '',
+        replica: null,
+        requestCount: perToken.ms?.count ?? 0,
+        stageId: null,
+      },
+      view: timePerTokenView(perToken, pct),
+    });
   const max = maxOf(
     0,
     views.map((v) => v.view.value ?? 0),
@@ -136,5 +162,6 @@ export function timingModel(
     };
     return { ...row, cells: { [TIME.id]: cell } };
   });
-  return { columns: [legacy ? LEGACY_TIME : TIME], rows };
+  const leftOut = timePerTokenLeftOut(perToken);
+  return { columns: [legacy ? LEGACY_TIME : TIME], rows, ...(leftOut.length === 0 ? {} : { leftOut }) };
 }

@@ -23,6 +23,7 @@ import { overallSummaryOnlyMessage } from '../analysis/overallSummaries';
 import { overallSummaryLines } from './overallSummaryTable';
 import { runSummaryLines } from './runSummaryTable';
 import { countOf } from '../numberText';
+import { TIME_PER_TOKEN_LABEL, TIME_PER_TOKEN_SOURCE, timePerTokenLeftOut } from '../analysis/timePerTokenWords';
 import { stageCell, stageLabel } from '../stageRoles';
 import { sentenceCase } from '../sentenceCase';
 import { FIRST_OUTPUT_FIELD, UNRECORDED_TEXT, type UnrecordedReason } from '../analysis/unrecordedValues';
@@ -407,23 +408,12 @@ function endToEndLines(snapshot: AnalysisSnapshot): string[] {
 }
 
 const END_TO_END = 'end to end';
-const PER_TOKEN_LABEL = 'time per token';
-/** What a 0.0 time per token is (unrecordedValues.ts TIME_PER_TOKEN_FIELDS). */
-const PER_TOKEN_NO_OUTPUT =
-  "0.0, the server's default for a request with no output token (it divides by the tokens only when there are some), not a time";
-const PER_TOKEN_HEADING =
-  'time per token: e2e_tpt or e2e_time_per_token_ms as the dicts print it, over measured values';
+const PER_TOKEN_LABEL = TIME_PER_TOKEN_LABEL;
+const PER_TOKEN_HEADING = `${TIME_PER_TOKEN_LABEL}: ${TIME_PER_TOKEN_SOURCE}`;
 
 /** The printed times per token left out, by reason (a 0.0 is the no-output-token default, never 0 ms). */
 function timePerTokenNotes(t: TimePerTokenSummary | undefined): string[] {
-  if (t === undefined) return [];
-  const notes: string[] = [];
-  for (const [reason, n] of Object.entries(t.notRecorded) as [UnrecordedReason, number][])
-    if (n > 0)
-      notes.push(
-        `  ${PER_TOKEN_LABEL}: ${n} of ${countOf(t.requests, 'request')} printed ${reason === 'noOutput' ? PER_TOKEN_NO_OUTPUT : UNRECORDED_TEXT[reason]}: left out, not counted as 0 ms.`,
-      );
-  return notes;
+  return timePerTokenLeftOut(t).map((sentence) => `  ${sentence}`);
 }
 
 /**
