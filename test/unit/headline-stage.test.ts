@@ -1,19 +1,27 @@
-// One headline stage for the side panel's trend, the status bar and explain's main target: the
-// last stage that measured a time to first output. A log whose last stage records none (its
-// printed first output is below zero, left out) once had the trend on stage 0 and the status bar
-// on end to end.
+// One headline figure for the side panel's trend, the status bar and explain's main target: the
+// time to first output of the last stage that measured one, else end to end. A log whose last
+// stage records none (its printed first output is below zero, left out) once had the trend on
+// stage 0 and the status bar on end to end; a log of no first output at all, the trend on the last
+// stage's gen time and the status bar on end to end.
 import assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { test } from 'node:test';
 import { headlineStage } from '../../server/core/analysis/headlineStage';
 import { ExplainIndex } from '../../server/core/explain/explainIndex';
 import { mainTargetOf } from '../../server/core/explain/mainTarget';
-import type { StageSummary } from '../../server/protocol';
+import type { AnalyzedRequest, StageSummary } from '../../server/protocol';
 import { headlineWords } from '../../webview/shared/sessionStatus';
 import { headline, trendLabel } from '../../webview/sidePanel/summaryModel';
 import { sessionOfLog } from '../fixtures/webview/logSession';
 
 const NON_FINITE = path.join(__dirname, '..', 'fixtures', 'logs', 'nonfinite-values.log');
+const LEGACY = path.join(__dirname, '..', 'fixtures', 'logs', 'legacy-offline-one-request.log');
+
+function mainTargetOfSession(requests: readonly AnalyzedRequest[]): string | null {
+  const index = new ExplainIndex();
+  for (const r of requests) index.add(r);
+  return mainTargetOf(index);
+}
 
 test('a last stage with no measured first output: the trend, the status bar and explain name stage 0', () => {
   const { summary, requests } = sessionOfLog(NON_FINITE, { stageNames: {} });
@@ -34,9 +42,21 @@ test('a last stage with no measured first output: the trend, the status bar and 
     name: 'p50 stage 0 time to first output',
     short: '1st output',
   });
-  const index = new ExplainIndex();
-  for (const r of requests) index.add(r);
-  assert.equal(mainTargetOf(index), 'stage0.firstOutput');
+  assert.equal(mainTargetOfSession(requests), 'stage0.firstOutput');
+});
+
+test('no stage measured a first output: end to end for the trend, the status bar and explain, not a gen time', () => {
+  const { summary, requests } = sessionOfLog(LEGACY, { stageNames: {} });
+  // Each stage printed its stage_gen_time_ms; no request its first output; e2e_time_ms 3,759 ms.
+  assert.equal(summary.stages.length, 3);
+  assert.equal(headlineStage(summary.stages), null);
+  assert.equal(summary.stages.at(-1)?.fields['stage_gen_time_ms']?.count, 1);
+  const trend = headline(summary);
+  assert.equal(trendLabel(trend, 'p50'), 'p50 end to end');
+  assert.equal(trend?.p50, summary.endToEnd?.ms.p50);
+  assert.equal(Math.round(trend?.p50 ?? 0), 3759);
+  assert.equal(headlineWords(summary)?.text, 'e2e p50 3.76 s');
+  assert.equal(mainTargetOfSession(requests), 'e2e');
 });
 
 test("of a stage's segments the first that measured one, as explain's main target; replicas never", () => {

@@ -4,7 +4,6 @@
 // status bar).
 import type { SessionInfo, SummaryResult } from '../../server/protocol';
 import {
-  headlineStage,
   outputsAudio,
   partialLogMark,
   partialLogText,
@@ -13,6 +12,7 @@ import {
   targetLabel,
 } from '../../server/shared';
 import { formatDurationMs } from './format';
+import { headlineFigure } from './headlineFigure';
 import { overallCountText, overallOnly, sessionCountText } from './overallOnly';
 import { metricsOnly, scrapeRequestTotal } from './scrapeRequests';
 import { mayStillGetRequests } from './noRequests';
@@ -25,10 +25,11 @@ export function waitingForFirstRequest(session: Pick<SessionInfo, 'kind' | 'stat
 }
 
 /**
- * One latency for the status bar, written as the side panel's headline writes a duration
- * ("96.7 ms", "2.04 s"): the time to first output p50 of the last stage that measured one (what a TTS or omni user
- * waits for: "1st audio" where the stage's role outputs audio, as the side panel and explain
- * name it), else end to end p50 (an INFO-level log has no stage tables), else, for a log of
+ * One latency for the status bar, the side panel trend's figure (headlineFigure.ts) written as
+ * the side panel's headline writes a duration ("96.7 ms", "2.04 s"): the time to first output p50
+ * of the last stage that measured one (what a TTS or omni user waits for: "1st audio" where the
+ * stage's role outputs audio, as the side panel and explain name it), else end to end p50 (an
+ * INFO-level log has no stage tables), else the last stage's gen time p50, else, for a log of
  * [Overall Summary] tables only, their e2e_wall_time_ms (one table's value, or the p50 over
  * several); null before any measured value.
  */
@@ -49,33 +50,42 @@ export function headlineWords(
   stageNames: Readonly<Record<string, string>> = {},
 ): { readonly text: string; readonly name: string; readonly short: string | null } | null {
   if (summary === null) return null;
-  // The side panel trend's stage and explain's main target (headlineStage.ts).
-  const stage = headlineStage(summary.stages);
-  const firstOutput = stage?.fields['serving_time_to_first_output_ms'];
-  if (stage !== null && firstOutput !== undefined) {
-    const short = outputsAudio(roleOfStage(stage.stageKey, stageNames)) ? '1st audio' : '1st output';
-    return {
-      text: `${short} p50 ${formatDurationMs(firstOutput.p50)}`,
-      short,
-      name: `p50 ${targetLabel(`stage${stage.stageKey}.firstOutput`, stageNames)}`,
-    };
-  }
-  const endToEnd = summary.endToEnd?.ms;
-  if (endToEnd !== undefined)
-    return { text: `e2e p50 ${formatDurationMs(endToEnd.p50)}`, name: `p50 ${targetLabel('e2e')}`, short: null };
-  const wall = summary.stages.length === 0 ? summary.overallSummaries?.fields['e2e_wall_time_ms'] : undefined;
-  if (wall === undefined) return null;
-  return wall.count === 1
-    ? {
-        text: `summary e2e wall ${formatDurationMs(wall.max)}`,
-        name: 'e2e wall time of the [Overall Summary] table',
-        short: null,
-      }
-    : {
-        text: `summary e2e wall p50 ${formatDurationMs(wall.p50)} (${wall.count} summaries)`,
-        name: `p50 e2e wall time over ${wall.count} [Overall Summary] tables`,
+  // The side panel trend's figure (headlineFigure.ts).
+  const figure = headlineFigure(summary);
+  if (figure === null) return null;
+  const d = figure.ms;
+  switch (figure.kind) {
+    case 'firstOutput': {
+      const short = outputsAudio(roleOfStage(figure.stageKey, stageNames)) ? '1st audio' : '1st output';
+      return {
+        text: `${short} p50 ${formatDurationMs(d.p50)}`,
+        short,
+        name: `p50 ${targetLabel(`stage${figure.stageKey}.firstOutput`, stageNames)}`,
+      };
+    }
+    case 'e2e':
+      return { text: `e2e p50 ${formatDurationMs(d.p50)}`, name: `p50 ${targetLabel('e2e')}`, short: null };
+    case 'genTime': {
+      const role = roleOfStage(figure.stageKey, stageNames);
+      return {
+        text: `gen time p50 ${formatDurationMs(d.p50)}`,
+        name: `p50 stage ${figure.stageKey} gen time${role === '' ? '' : ` (${role})`}`,
         short: null,
       };
+    }
+    case 'overallWall':
+      return d.count === 1
+        ? {
+            text: `summary e2e wall ${formatDurationMs(d.max)}`,
+            name: 'e2e wall time of the [Overall Summary] table',
+            short: null,
+          }
+        : {
+            text: `summary e2e wall p50 ${formatDurationMs(d.p50)} (${d.count} summaries)`,
+            name: `p50 e2e wall time over ${d.count} [Overall Summary] tables`,
+            short: null,
+          };
+  }
 }
 
 /** The one boot whose numbers stand in for the headline, and its summary (null: not come yet). */

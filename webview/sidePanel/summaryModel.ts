@@ -15,7 +15,6 @@ import {
   SLOWEST_PHASE_TEXT,
   slowestPhaseCaveats,
   slowestPhaseOf,
-  headlineStage,
   targetLabel,
   TTFT_WAITED_MARK,
   TTFT_WAITED_TEXT,
@@ -23,6 +22,7 @@ import {
 import type { ValueView } from '../shared/valueState';
 import { distributionView, EXPLAIN, summaryFieldView, summarySplitView } from '../shared/valueState';
 import { formatCompact, formatCount } from '../shared/format';
+import { headlineFigure } from '../shared/headlineFigure';
 
 /** Bars are scaled within a group: phases together (so the slow phase of the slow stage is longest), totals together. */
 export type ColumnGroup = 'phase' | 'total' | 'audio' | 'token';
@@ -302,55 +302,36 @@ export interface Headline {
 }
 
 /**
- * The trend's headline: the time to first output (the user-visible one) of the last stage that
- * measured one, else the last stage's gen time. Named as explain and the tail name the target
- * (`time to first audio (stage 2 · code2wav)` where the stage's role outputs audio), so one
+ * The trend's headline: the status bar's figure (headlineFigure.ts: the time to first output of
+ * the last stage that measured one, else end to end, ...). Named as explain and the tail name the
+ * target (`time to first audio (stage 2 · code2wav)` where the stage's role outputs audio), so one
  * number has one name.
  */
 export function headline(summary: SummaryResult, stageNames: Readonly<Record<string, string>> = {}): Headline | null {
-  // The status bar's stage and explain's main target (headlineStage.ts).
-  const first = headlineStage(summary.stages);
-  const d = first?.fields[FIELD_FIRST_OUTPUT];
-  if (first !== null && d !== undefined)
-    return {
-      label: targetLabel(`stage${first.stageKey}.firstOutput`, stageNames),
-      percentiles: true,
-      p50: d.p50,
-      p90: d.p90,
-      p99: d.p99,
-    };
-  const stages = summary.stages.filter((s) => s.replicaId === null);
-  for (let i = stages.length - 1; i >= 0; i--) {
-    const stage = stages[i] as StageSummary;
-    const gen = stage.fields[FIELD_GEN_TIME];
-    if (gen !== undefined && gen.count > 0) {
-      const role = stageRole(stage.stageKey, stageNames);
-      const label = `stage ${stage.stageKey} gen time${role === '' ? '' : ` (${role})`}`;
-      return { label, percentiles: true, p50: gen.p50, p90: gen.p90, p99: gen.p99 };
+  const figure = headlineFigure(summary);
+  if (figure === null) return null;
+  const d = figure.ms;
+  const percentiles = { percentiles: true, p50: d.p50, p90: d.p90, p99: d.p99 };
+  switch (figure.kind) {
+    case 'firstOutput':
+      return { label: targetLabel(`stage${figure.stageKey}.firstOutput`, stageNames), ...percentiles };
+    case 'e2e':
+      return { label: 'end to end', ...percentiles };
+    case 'genTime': {
+      const role = stageRole(figure.stageKey, stageNames);
+      return { label: `stage ${figure.stageKey} gen time${role === '' ? '' : ` (${role})`}`, ...percentiles };
     }
+    case 'overallWall':
+      return d.count === 1
+        ? {
+            label: 'e2e wall time of the [Overall Summary] table',
+            percentiles: false,
+            p50: d.max,
+            p90: d.max,
+            p99: d.max,
+          }
+        : { label: `e2e wall time over ${formatCount(d.count)} [Overall Summary] tables`, ...percentiles };
   }
-  // Only [OmniTiming] lines (no stats tables): the end-to-end time is what there is.
-  const e2e = summary.endToEnd?.ms;
-  if (e2e !== undefined && e2e.count > 0)
-    return { label: 'end to end', percentiles: true, p50: e2e.p50, p90: e2e.p90, p99: e2e.p99 };
-  // Only [Overall Summary] tables: their wall time, one value per table.
-  const wall = summary.stages.length === 0 ? summary.overallSummaries?.fields['e2e_wall_time_ms'] : undefined;
-  if (wall === undefined || wall.count === 0) return null;
-  if (wall.count === 1)
-    return {
-      label: 'e2e wall time of the [Overall Summary] table',
-      percentiles: false,
-      p50: wall.max,
-      p90: wall.max,
-      p99: wall.max,
-    };
-  return {
-    label: `e2e wall time over ${formatCount(wall.count)} [Overall Summary] tables`,
-    percentiles: true,
-    p50: wall.p50,
-    p90: wall.p90,
-    p99: wall.p99,
-  };
 }
 
 /** The trend's words: `p90 time to first audio (stage 2 · code2wav)`; one value is not named a percentile. */

@@ -1,16 +1,20 @@
 // A log from a server at the default INFO level (only [OmniTiming] lines, printed by
 // vLLM-Omni's own stats code), imported as a person would: command palette -> Import Log...,
 // the path typed into the file dialog. The side panel says once what is missing and the fix,
-// and shows each stage's time and the end-to-end time instead of an empty phase table.
+// and shows each stage's time and the end-to-end time instead of an empty phase table. Then a
+// log of vLLM-Omni's format before February 2026 whose one request had no output token: its
+// time per token row reads "not recorded", and its e2e_tpt of 0.0 is said under the table in
+// the CLI's words, never taken as 0 ms; its trend and the status bar both name end to end.
 import assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { uiTest } from '../harness/ui';
 import { importLog, sideBarWebview, waitText } from './uiHelpers';
 
 const LOG = path.resolve(__dirname, '../../fixtures/upstream-rendered/qwen3tts-info-level-omnitiming-only.log');
+const LEGACY_LOG = path.resolve(__dirname, '../../fixtures/logs/legacy-offline-one-request.log');
 
 uiTest(
-  'Import Log of an INFO-level server: the missing stats tables said once, stage time and end to end shown',
+  'Import Log of an INFO-level server: the missing stats tables said once, stage time and end to end shown; a 0.0 time per token left out',
   async (wb) => {
     await wb.page.setViewportSize({ width: 1400, height: 900 });
     // A deploy YAML open, as a user has (the extension is loaded with it).
@@ -43,6 +47,32 @@ uiTest(
     assert.match(text, /stage time and end to end from \[OmniTiming\]/);
     assert.doesNotMatch(text, /stage-tables-missing/, 'not repeated as a finding');
     await wb.screenshot('omnitiming-only-side-panel');
+
+    await importLog(wb, LEGACY_LOG);
+    await waitText(
+      view,
+      '[data-testid="session-title"]',
+      (t) => t.startsWith('legacy-offline-one-request.log'),
+      'the pre-February-2026 log as the current session',
+    );
+    const row = '[data-testid="stage-row"][data-stage-key="timePerToken"]';
+    await waitText(view, `${row} .stage-id`, (t) => t === 'time per token', 'the time per token row');
+    assert.equal(await view.locator(`${row} td[data-col="time"] .v`).textContent(), 'not recorded');
+    const leftOut = await waitText(view, '[data-testid="left-out-note"]', (t) => t.length > 0, 'the left-out note');
+    assert.equal(
+      leftOut,
+      "Left out of the percentiles: time per token: 1 of 1 request printed 0.0, the server's default for a request with no output token (it divides by the tokens only when there are some), not a time: left out, not counted as 0 ms.",
+    );
+    // No stage printed a first output: the trend and the status bar name one figure, end to end.
+    await waitText(view, '.trend-label', (t) => t === 'p50 end to end', 'the trend on end to end');
+    const status = wb.page.locator('.part.statusbar .statusbar-item[id*="stageLens.status"]').first();
+    let statusText = '';
+    for (const deadline = Date.now() + 30_000; Date.now() < deadline; await wb.page.waitForTimeout(250)) {
+      statusText = (await status.textContent()) ?? '';
+      if (statusText.endsWith('1 req · e2e p50 3.76 s')) break;
+    }
+    assert.match(statusText, /1 req · e2e p50 3\.76 s$/);
+    await wb.screenshot('legacy-time-per-token-side-panel');
   },
-  { timeoutMs: 120_000 },
+  { timeoutMs: 180_000 },
 );
