@@ -57,6 +57,10 @@ test('no stage measured a first output: end to end for the trend, the status bar
   assert.equal(Math.round(trend?.p50 ?? 0), 3759);
   assert.equal(headlineWords(summary)?.text, 'e2e p50 3.76 s');
   assert.equal(mainTargetOfSession(requests), 'e2e');
+  // Without its end to end: the last stage's gen time, in both.
+  const noE2e = { ...summary, endToEnd: null };
+  assert.equal(trendLabel(headline(noE2e), 'p50'), 'p50 stage 2 gen time');
+  assert.deepEqual(headlineWords(noE2e), { text: 'gen time p50 640 ms', name: 'p50 stage 2 gen time', short: null });
 });
 
 test("of a stage's segments the first that measured one, as explain's main target; replicas never", () => {

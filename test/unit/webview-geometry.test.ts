@@ -397,13 +397,15 @@ describe('table models', () => {
       headline(data.summary, { ...STAGE_NAMES, '2': 'thinker' })?.label,
       'stage 2 time to first output (thinker)',
     );
-    // No first output anywhere: the last stage's gen time, its role named the same way.
+    // No first output anywhere: end to end, as the status bar and explain; with no end to end
+    // either, the last stage's gen time, its role named the same way.
     const noFirstOutput = data.summary.stages.map((s) => {
       const { [FIELD_FIRST_OUTPUT]: _dropped, ...fields } = s.fields;
       return { ...s, fields };
     });
+    assert.equal(headline({ ...data.summary, stages: noFirstOutput }, STAGE_NAMES)?.label, 'end to end');
     assert.equal(
-      headline({ ...data.summary, stages: noFirstOutput }, STAGE_NAMES)?.label,
+      headline({ ...data.summary, stages: noFirstOutput, endToEnd: null }, STAGE_NAMES)?.label,
       'stage 2 gen time (code2wav)',
     );
   });
