@@ -215,7 +215,6 @@ export class Session {
     this.events.changed(this);
   }
 
-  /** The analysed requests, packed; read one with at(i) or requestById. */
   /** A whole /metrics scrape read from a file (an import): its histograms and gauges, as a scraped endpoint's. */
   applyImportedScrape(text: string): void {
     const exposition = parseExposition(text);
@@ -228,6 +227,7 @@ export class Session {
     return this.startLine;
   }
 
+  /** The analysed requests, packed; read one with at(i) or requestById. */
   requests(): RequestStore {
     return this.analysis.requests;
   }
