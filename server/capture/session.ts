@@ -218,6 +218,7 @@ export class Session {
   /** A whole /metrics scrape read from a file (an import): its histograms and gauges, as a scraped endpoint's. */
   applyImportedScrape(text: string): void {
     const exposition = parseExposition(text);
+    this.updateInfo({ importedScrape: true });
     this.applyScrapeGauges(exposition, Date.now());
     this.applyScrape(histogramSummariesOf(exposition, this.metricFindings()), 'endpoint', scrapeLifeOf(exposition));
   }

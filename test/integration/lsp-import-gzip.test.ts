@@ -50,6 +50,7 @@ test('a .gz log imports as the plain log does; one cut short keeps the requests 
   const log = fs.readFileSync(FIXTURE);
   const plain = await importFile('server.log', log);
   assert.equal(plain.status, 'exited');
+  assert.equal(plain.importedScrape, undefined);
   assert.ok(plain.requestCount > 1, String(plain.requestCount));
 
   const gz = await importFile('server.log.1.gz', zlib.gzipSync(log));
@@ -128,6 +129,8 @@ test('a gzip /metrics scrape cut short: the import reads its series and has the 
   const cut = whole.subarray(0, whole.length >> 1);
   const session = await importFile('metrics.prom.gz', cut);
   assert.equal(session.status, 'exited', session.lastError ?? '');
+  // The views treat it as a /metrics session: no per-request log to wait for.
+  assert.equal(session.importedScrape, true);
   const prefix = zlib.gunzipSync(cut, { finishFlush: zlib.constants.Z_SYNC_FLUSH });
   assert.deepEqual(session.gzipDamaged, { logBytes: prefix.length });
 
@@ -164,9 +167,12 @@ test('a gzip /metrics scrape cut short: the import reads its series and has the 
   await client.stop();
   client = await startServer();
   await check();
+  const reopened = (await client.request<SessionInfo[]>('stageLens/listSessions', {})).find((s) => s.id === session.id);
+  assert.equal(reopened?.importedScrape, true);
 
   // The whole scrape: its series, no such finding.
   const wholeSession = await importFile('metrics-whole.prom.gz', whole);
+  assert.equal(wholeSession.importedScrape, true);
   assert.equal(await gzipDamaged(wholeSession.id), undefined);
   const wholeSummary = await client.request<SummaryResult>('stageLens/summary', { sessionId: wholeSession.id });
   assert.ok(wholeSummary.histograms.length >= cliJson.histograms.length, String(wholeSummary.histograms.length));

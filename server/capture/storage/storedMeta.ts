@@ -161,7 +161,10 @@ function checkInfo(c: Checker, info: Fields): boolean {
     c.stringOrNull(info, 'lastError', w) &&
     checkExit(c, info['exit']) &&
     checkLogSpan(c, info['logSpan']) &&
-    (info['importOrdinal'] === undefined || c.count(info, 'importOrdinal', w))
+    (info['importOrdinal'] === undefined || c.count(info, 'importOrdinal', w)) &&
+    (info['importedScrape'] === undefined ||
+      info['importedScrape'] === true ||
+      c.fail(`${w}.importedScrape`, 'true', info['importedScrape']))
   );
 }
 
