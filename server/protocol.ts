@@ -202,6 +202,12 @@ export interface SessionInfo {
    * Absent when the input was whole.
    */
   readonly gzipDamaged?: { readonly logBytes: number };
+  /**
+   * An imported file that is a /metrics scrape (told apart by content, as the CLI tells it): the
+   * session has its histograms and gauges and no per-request log, as an attached /metrics one.
+   * Absent for any other session.
+   */
+  readonly importedScrape?: true;
   /** This language server's relation to the session (see "sessions shared by windows"); absent in stored metadata. */
   readonly access?: SessionAccess;
 }

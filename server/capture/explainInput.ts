@@ -14,7 +14,7 @@ import type { Finding } from '../core/analysis/types';
 import { ExplainIndex } from '../core/explain/explainIndex';
 import { gaugesOfEngines } from '../core/explain/explainReport';
 import { metricNotReportingInScrape, scrapeChecksDone } from '../core/explain/metricNotReporting';
-import type { GaugeSamples } from '../core/explain/overTime';
+import type { GaugeSamples } from '../core/explain/types';
 import { parseExposition } from '../core/metricsText';
 import { ioMessage } from './compareInput';
 import { MAX_SCRAPE_BYTES, readByKind } from './inputByKind';

@@ -7,7 +7,7 @@ import { gaugesOfEngines } from '../core/explain/explainReport';
 import { breakdownSummary } from '../core/explain/breakdownSummary';
 import { costModel } from '../core/explain/costModel';
 import { loadAtArrival } from '../core/explain/loadAtArrival';
-import type { GaugeSamples } from '../core/explain/overTime';
+import type { GaugeSamples } from '../core/explain/types';
 import { overTime, OverTimeCache } from '../core/explain/overTime';
 import { bootsByTime, gaugeScopeOf } from '../core/explain/gaugeScope';
 import { bootsInScope, rowsInScope, scopeCutsRows } from '../core/explain/scope';

@@ -13,6 +13,12 @@ const KIND_DECODE_BYTES = 64 * 1024;
 /** A scrape is a few MB at most; a body larger than this is not one. */
 export const MAX_SCRAPE_BYTES = 64 * 1024 * 1024;
 
+/** The kind of an input by its head (at least KIND_HEAD_BYTES of it, or all of a shorter input). */
+export function kindOfHead(head: Buffer): InputKind {
+  // The kind shows in the first lines: at most KIND_DECODE_BYTES of the head are decoded.
+  return looksLikePrometheus(head.toString('utf8', 0, KIND_DECODE_BYTES)) ? 'scrape' : 'log';
+}
+
 export interface ChunkReader {
   /** Takes a chunk; a returned promise (e.g. output backpressure) is awaited before the next one. */
   push(bytes: Buffer): void | Promise<void>;
@@ -33,9 +39,7 @@ export async function readByKind<R extends ChunkReader>(
   const head: Buffer[] = [];
   let headBytes = 0;
   let reader: R | null = null;
-  // The kind shows in the first lines: at most KIND_DECODE_BYTES of the head are decoded.
-  const decide = (first: Buffer = Buffer.concat(head)): R =>
-    start(looksLikePrometheus(first.toString('utf8', 0, KIND_DECODE_BYTES)) ? 'scrape' : 'log', encoding);
+  const decide = (first: Buffer = Buffer.concat(head)): R => start(kindOfHead(first), encoding);
   const pushHead = async (into: R): Promise<void> => {
     for (const bytes of head) await into.push(bytes);
     head.length = 0;

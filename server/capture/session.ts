@@ -14,6 +14,10 @@ import { ExplainIndex } from '../core/explain/explainIndex';
 import { ScrapeGauges } from '../core/explain/scrapeGauges';
 import { KvUsageTracker, metricNotReportingInScrape } from '../core/explain/metricNotReporting';
 import type { ParsedExposition } from '../core/metricsText/model';
+import { parseExposition } from '../core/metricsText/exposition';
+import { histogramSummariesOf } from '../core/metricsText/scrapeSummary';
+import { scrapeLifeOf } from '../core/metricsText/counterReset';
+import type { GzipInputKind } from '../core/gzipInput';
 import type { ParseProblem } from '../core/records';
 import type { Finding, FindingCode } from '../core/analysis/types';
 import type { ExitInfo, CaptureListener, CaptureSource, ChunkStream } from './source';
@@ -211,12 +215,20 @@ export class Session {
     this.events.changed(this);
   }
 
-  /** The analysed requests, packed; read one with at(i) or requestById. */
+  /** A whole /metrics scrape read from a file (an import): its histograms and gauges, as a scraped endpoint's. */
+  applyImportedScrape(text: string): void {
+    const exposition = parseExposition(text);
+    this.updateInfo({ importedScrape: true });
+    this.applyScrapeGauges(exposition, Date.now());
+    this.applyScrape(histogramSummariesOf(exposition, this.metricFindings()), 'endpoint', scrapeLifeOf(exposition));
+  }
+
   /** The last start-up line the log printed (vLLM's version line, `Starting vLLM API server`, ...), or null. */
   serverStartLine(): ServerStartLine | null {
     return this.startLine;
   }
 
+  /** The analysed requests, packed; read one with at(i) or requestById. */
   requests(): RequestStore {
     return this.analysis.requests;
   }
@@ -354,20 +366,24 @@ export class Session {
     this.parsers.clear();
     if (damage !== undefined) {
       // Placed at the last line read, as the CLI places it; the same whether captured or replayed.
-      const { message, gzipDamaged } = damage;
-      this.analysis.ingest({ records: [], problems: [{ line: damagedParser?.lastLine ?? 1, message, gzipDamaged }] });
+      const { message, gzipDamaged, input } = damage;
+      const broke = input === undefined ? gzipDamaged : { ...gzipDamaged, input };
+      this.analysis.ingest({
+        records: [],
+        problems: [{ line: damagedParser?.lastLine ?? 1, message, gzipDamaged: broke }],
+      });
       this.damageRead = true;
     }
     this.analysis.flush();
   }
 
   /** The source's data broke off: stored with the session (its bytes cannot say it), read into the analysis when its streams end. */
-  private brokeOff(damage: ParseProblem, stream: ChunkStream): void {
+  private brokeOff(damage: ParseProblem, stream: ChunkStream, input: GzipInputKind = 'log'): void {
     // gzip data is the only input that breaks off (gunzipInput.ts).
     if (damage.gzipDamaged === undefined) return;
-    // Stored as the session's format has it: the sentence and the bytes of log before the break.
-    const { logBytes } = damage.gzipDamaged;
-    this.meta = { ...this.meta, inputDamage: { stream, message: damage.message, gzipDamaged: { logBytes } } };
+    // Stored as the session's format has it: the sentence, the bytes before the break, and a scrape's kind.
+    const inputDamage = { stream, message: damage.message, gzipDamaged: { logBytes: damage.gzipDamaged.logBytes } };
+    this.meta = { ...this.meta, inputDamage: input === 'scrape' ? { ...inputDamage, input } : inputDamage };
     this.store.save(this.meta);
   }
 
@@ -472,7 +488,8 @@ export class Session {
         this.ingest({ stream, bytes: Buffer.alloc(0), capturedAt: Date.now(), restart: true }, 'capture');
         this.events.changed(this);
       },
-      onBrokeOff: (damage, stream) => this.brokeOff(damage, stream),
+      onBrokeOff: (damage, stream, input) => this.brokeOff(damage, stream, input),
+      onScrape: (text) => this.applyImportedScrape(text),
       onNotice: (message) => {
         this.events.raw(this, 'system', `[stage-lens] ${message}\r\n`);
         this.events.changed(this);

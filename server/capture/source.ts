@@ -1,6 +1,7 @@
 // What every capture source (launch, tail, attach) gives a session: raw bytes as they
 // arrive, and status changes. Sources never throw at their users: failures arrive as
 // `status('error' | 'crashed', message)` or `notice(message)`.
+import type { GzipInputKind } from '../core/gzipInput';
 import type { ParseProblem } from '../core/records';
 import type { SessionStatus } from '../protocol';
 
@@ -33,9 +34,16 @@ export interface CaptureListener {
   /**
    * The input's data broke off (a gzip file cut short or damaged): the bytes given before it
    * are all there is. A parse problem (gzipDamaged) for the session's findings, said before the
-   * status that ends the source. Optional: sources whose data cannot break off never call it.
+   * status that ends the source; `input`: what the data was of (absent: a log). Optional:
+   * sources whose data cannot break off never call it.
    */
-  onBrokeOff?(damage: ParseProblem, stream: ChunkStream): void;
+  onBrokeOff?(damage: ParseProblem, stream: ChunkStream, input?: GzipInputKind): void;
+  /**
+   * The input is a whole /metrics scrape (an imported file, told apart by content as the CLI
+   * tells it): its text, read once it ended, said before the status that ends the source; its
+   * bytes went to onData as well (stored, and read by the log parser as no requests).
+   */
+  onScrape?(text: string): void;
 }
 
 export interface CaptureSource {

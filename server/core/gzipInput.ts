@@ -50,16 +50,20 @@ export function gzipDamagedFindingText(damageText: string, read: string): string
 
 /** A /metrics scrape's input-gzip-damaged finding: its series before the break are read, the rest not. */
 export function scrapeGzipDamagedFinding(damage: GzipDamageProblem): Finding {
+  return scrapeGzipDamagedFindingOf(
+    gzipDamageText(damage.gzipDamaged.logBytes, damage.gzipDamaged.zlibMessage, 'scrape'),
+  );
+}
+
+/** scrapeGzipDamagedFinding by its damage sentence (gzipDamageText of a scrape), as a session stores it. */
+export function scrapeGzipDamagedFindingOf(damageText: string): Finding {
   return {
     code: 'input-gzip-damaged',
     severity: 'warning',
     stageId: null,
     requestIds: [],
     requestCount: 0,
-    message: gzipDamagedFindingText(
-      gzipDamageText(damage.gzipDamaged.logBytes, damage.gzipDamaged.zlibMessage, 'scrape'),
-      'the series before it are read',
-    ),
+    message: gzipDamagedFindingText(damageText, 'the series before it are read'),
   };
 }
 

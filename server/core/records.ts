@@ -195,8 +195,11 @@ export interface ParseProblem {
   readonly binary?: true;
   /** The input is a deploy config's YAML, not a log (deployConfigInput.ts). */
   readonly deployConfig?: true;
-  /** The gzip data broke off after `logBytes` of log (gzipInput.ts): what came before was read, the rest was not. */
-  readonly gzipDamaged?: { readonly logBytes: number };
+  /**
+   * The gzip data broke off after `logBytes` of log (gzipInput.ts): what came before was read, the
+   * rest was not. `input` 'scrape': the data was of a /metrics scrape (an imported one), its series read.
+   */
+  readonly gzipDamaged?: { readonly logBytes: number; readonly input?: 'scrape' };
 }
 
 export interface ParseOutput {

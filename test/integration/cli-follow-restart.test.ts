@@ -3,10 +3,9 @@
 // the built dist/cli.js as a real child process, the log a real file written, truncated and renamed.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { CLI } from './support/cliProcess';
+import { followLog } from './support/cliProcess';
 import { CUT_OFF_SUMMARY, PREFIX } from './support/cutOffSummary';
 import { tempFolder } from './support/tempFolder';
 
@@ -22,12 +21,7 @@ test('analyze --follow: after a truncation and a rotation, problems name lines o
   // 50 lines of a real log before the truncation.
   const head = fs.readFileSync(SAMPLE, 'utf8').split('\n').slice(0, 50).join('\n') + '\n';
   fs.writeFileSync(log, head);
-  const child = spawn(process.execPath, [CLI, 'analyze', '--follow', log], { cwd: ROOT, timeout: 60_000 });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.setEncoding('utf8').on('data', (s: string) => (stdout += s));
-  child.stderr.setEncoding('utf8').on('data', (s: string) => (stderr += s));
-  const exit = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+  const cli = followLog(log);
   // The source polls every 250 ms: each change is given a few polls to be seen.
   await sleep(1500);
   // copytruncate without a copy: the file starts again, the cut-off table at its lines 1-4.
@@ -38,9 +32,7 @@ test('analyze --follow: after a truncation and a rotation, problems name lines o
   fs.renameSync(log, `${log}.1`);
   fs.writeFileSync(log, `${PREFIX}one\n${PREFIX}two\n${CUT_OFF_SUMMARY}`);
   await sleep(1500);
-  child.kill('SIGINT');
-  assert.equal(await exit, 0, stderr);
-  const final = stdout.slice(stdout.indexOf('Final summary'));
+  const final = await cli.interrupt();
   const cutOff = [
     ...final.matchAll(/line (\d+): \[Overall Summary\] table starting at line (\d+) was cut off by line (\d+)/g),
   ];

@@ -5,10 +5,9 @@
 // appended while followed.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { CLI, runCli } from './support/cliProcess';
+import { followLog, runCli } from './support/cliProcess';
 import { tempFolder } from './support/tempFolder';
 
 const ROOT = path.resolve(__dirname, '..', '..');
@@ -27,12 +26,7 @@ function piecesOf(bytes: string, size: number): string[] {
 /** Follows `log` while `pieces` are appended to it, one every `paceMs`; the final summary, from its table on. */
 async function followWhileWritten(log: string, pieces: readonly string[], paceMs: number): Promise<string> {
   fs.writeFileSync(log, '');
-  const child = spawn(process.execPath, [CLI, 'analyze', '--follow', log], { cwd: ROOT, timeout: 60_000 });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.setEncoding('utf8').on('data', (s: string) => (stdout += s));
-  child.stderr.setEncoding('utf8').on('data', (s: string) => (stderr += s));
-  const exit = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+  const cli = followLog(log);
   // Started and polling before the first byte.
   await sleep(800);
   for (const piece of pieces) {
@@ -41,11 +35,7 @@ async function followWhileWritten(log: string, pieces: readonly string[], paceMs
   }
   // Quiet long enough for the last poll to see the end, then Ctrl-C.
   await sleep(1000);
-  child.kill('SIGINT');
-  assert.equal(await exit, 0, stderr);
-  const final = stdout.slice(stdout.indexOf('\nFinal summary'));
-  assert.notEqual(final, '', `no final summary: ${stdout}`);
-  return final.slice(final.indexOf('\n', 1) + 1);
+  return cli.interrupt();
 }
 
 /** `analyze <log>`'s table from the same bytes read at once. */

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import type { Diagnostic, MarkupContent } from 'vscode-languageserver-protocol';
+import type { Diagnostic, InlayHint, MarkupContent } from 'vscode-languageserver-protocol';
 import type { LiveStageNumbers } from '../../server/core/deploy';
 import { bigDeployFile } from './support/bigDeployFile';
 import { DeployLspClient, FIXTURES, positionOf } from './support/lspDeployHarness';
@@ -39,6 +39,15 @@ after(async () => {
 
 function messageOf(diagnostic: Diagnostic): string {
   return typeof diagnostic.message === 'string' ? diagnostic.message : diagnostic.message.value;
+}
+
+function labelOf(hint: InlayHint): string {
+  return typeof hint.label === 'string' ? hint.label : hint.label.map((part) => part.value).join('');
+}
+
+function tooltipOf(hint: InlayHint | undefined): string {
+  const tip = hint?.tooltip;
+  return typeof tip === 'string' ? tip : (tip?.value ?? '');
 }
 
 function hoverText(hover: Awaited<ReturnType<DeployLspClient['hover']>>): string {
@@ -145,6 +154,71 @@ test('inlay hints show the measured numbers, "not recorded" for the codec TTFT, 
   await client.notify('stageLensTest/setStageNumbers', { deployConfig: SINGLE_GPU, numbers: null });
   await client.waitForRefreshes(client.refreshRequests + 1);
   assert.deepEqual(await client.inlayHints(uri), []);
+});
+
+test("no inlay hint is cut by the editor (43 a line): after base_config the stage's name stays, the TTFT may go", async () => {
+  const lineLengths = (hints: readonly InlayHint[]): Map<number, number> => {
+    const lengths = new Map<number, number>();
+    for (const h of hints) lengths.set(h.position.line, (lengths.get(h.position.line) ?? 0) + labelOf(h).length);
+    return lengths;
+  };
+  const codec = { stageId: 1, ttftP50Ms: 0, prefillP50Ms: null, queuedP50Ms: 1250.4, n: 18, ttftNotRecorded: true };
+  const oneOutput = {
+    stageId: 0,
+    ttftP50Ms: 1109.4,
+    prefillP50Ms: null,
+    prefillDecodeP50Ms: 1106.2,
+    queuedP50Ms: 0.41,
+    n: 6,
+    ttftNotRecorded: false,
+  };
+  // Stages from the base config: their hints are after base_config, each named; the line's first
+  // is shown whole, within 43, with every number in its tooltip.
+  const inherited = path.join(FIXTURES, 'qwen3_tts_high_concurrency_mrv2.yaml');
+  const uri = await client.open(inherited);
+  const show = async (numbers: LiveStageNumbers): Promise<InlayHint[]> => {
+    const before = client.refreshRequests;
+    await client.notify('stageLensTest/setStageNumbers', { deployConfig: inherited, numbers });
+    await client.waitForRefreshes(before + 1);
+    return (await client.inlayHints(uri)) ?? [];
+  };
+  const codecOnly = await show({ sessionLabel: 'launch', stages: [codec] });
+  assert.deepEqual(
+    codecOnly.map((h) => [h.position.line + 1, labelOf(h)]),
+    [[2, 'stage 1: p50 queued 1.25 s']],
+  );
+  assert.match(
+    tooltipOf(codecOnly[0]),
+    /^stage 1: TTFT not recorded · queued p50 1,250 ms \(n=18\)\n\nMeasured in launch$/,
+  );
+  const short = await show({ sessionLabel: 'launch', stages: [{ ...codec, queuedP50Ms: 53 }] });
+  assert.deepEqual(short.map(labelOf), ['stage 1: p50 queued 53 ms · TTFT unrecorded']);
+  const talker = await show({ sessionLabel: 'launch', stages: [oneOutput, codec] });
+  assert.deepEqual(talker.map(labelOf), ['stage 0: p50 prefill+decode 1.11 s']);
+  assert.match(tooltipOf(talker[0]), /^stage 0: TTFT p50 1,109 ms · prefill\+decode \(one output\) p50 1,106 ms/);
+  assert.match(tooltipOf(talker[0]), /Past the editor's inlay hint length on this line: stage 1: p50 queued 1\.25 s\n/);
+
+  // Every real config with these numbers: no line's labels add up to more than the editor shows.
+  let lines = 0;
+  for (const name of FIXTURE_FILES) {
+    const file = path.join(FIXTURES, name);
+    const fileUri = await client.open(file);
+    for (const stages of [[oneOutput, codec], [{ ...codec, stageId: 0 }, codec], NUMBERS.stages]) {
+      const before = client.refreshRequests;
+      await client.notify('stageLensTest/setStageNumbers', {
+        deployConfig: file,
+        numbers: { sessionLabel: 'launch', stages },
+      });
+      await client.waitForRefreshes(before + 1);
+      const hints = (await client.inlayHints(fileUri)) ?? [];
+      for (const [line, length] of lineLengths(hints)) {
+        assert.ok(length <= 43, `${name}:${line + 1}: ${hints.map(labelOf).join(' | ')}`);
+        lines++;
+      }
+    }
+    await client.notify('stageLensTest/setStageNumbers', { deployConfig: file, numbers: null });
+  }
+  assert.ok(lines >= 20, String(lines));
 });
 
 test('code lenses: launch at the top, latency per stage (inherited stages on base_config)', async () => {

@@ -13,6 +13,7 @@ import * as path from 'node:path';
 import * as zlib from 'node:zlib';
 import type { Finding, SessionInfo, SummaryResult } from '../../server/protocol';
 import { buildCli, DeployLspClient, ROOT } from './support/lspDeployHarness';
+import { runCli } from './support/cliProcess';
 import { byteSizeText } from '../../server/core/numberText';
 
 const FIXTURE = path.join(ROOT, 'test', 'fixtures', 'upstream-rendered', 'qwen3tts-talker-first-audio-after-fix.log');
@@ -49,6 +50,7 @@ test('a .gz log imports as the plain log does; one cut short keeps the requests 
   const log = fs.readFileSync(FIXTURE);
   const plain = await importFile('server.log', log);
   assert.equal(plain.status, 'exited');
+  assert.equal(plain.importedScrape, undefined);
   assert.ok(plain.requestCount > 1, String(plain.requestCount));
 
   const gz = await importFile('server.log.1.gz', zlib.gzipSync(log));
@@ -119,6 +121,61 @@ test('a .gz log cut short: the cut is a finding of the session, live and after t
   assert.deepEqual(await gzipDamaged(session.id), expected);
   const summary = await client.request<SummaryResult>('stageLens/summary', { sessionId: session.id });
   assert.equal(summary.requestCount, before);
+});
+
+test('a gzip /metrics scrape cut short: the import reads its series and has the finding `stage-lens analyze` gives', async () => {
+  const scrape = fs.readFileSync(path.join(ROOT, 'test', 'fixtures', 'scrapes', 'qwen3-tts-codec-replicas.prom'));
+  const whole = zlib.gzipSync(scrape);
+  const cut = whole.subarray(0, whole.length >> 1);
+  const session = await importFile('metrics.prom.gz', cut);
+  assert.equal(session.status, 'exited', session.lastError ?? '');
+  // The views treat it as a /metrics session: no per-request log to wait for.
+  assert.equal(session.importedScrape, true);
+  const prefix = zlib.gunzipSync(cut, { finishFlush: zlib.constants.Z_SYNC_FLUSH });
+  assert.deepEqual(session.gzipDamaged, { logBytes: prefix.length });
+
+  // The CLI's finding for the same file, in its JSON: the session's is the same, word for word.
+  const analyzed = runCli(['analyze', path.join(scratch, 'metrics.prom.gz'), '--format', 'json']);
+  assert.equal(analyzed.status, 0, analyzed.stderr);
+  const cliJson = JSON.parse(analyzed.stdout) as { findings: Finding[]; histograms: { family: string }[] };
+  const cliFinding = cliJson.findings.find((f) => f.code === 'input-gzip-damaged');
+  assert.ok(cliFinding);
+  assert.match(
+    cliFinding.message,
+    /^The gzip data ends after .* of the \/metrics scrape: .*the series before it are read;/,
+  );
+  const ofSession = async (): Promise<{ summary: SummaryResult; findings: Finding[] }> => ({
+    summary: await client.request<SummaryResult>('stageLens/summary', { sessionId: session.id }),
+    findings: await client.request<Finding[]>('stageLens/findings', { sessionId: session.id }),
+  });
+  const check = async (): Promise<void> => {
+    const { summary, findings } = await ofSession();
+    assert.deepEqual(await gzipDamaged(session.id), cliFinding);
+    assert.deepEqual(
+      findings.filter((f) => f.code === 'input-gzip-damaged'),
+      [cliFinding],
+    );
+    // "The series before it are read": the session holds the histograms the CLI read of it.
+    assert.deepEqual(
+      summary.histograms.map((h) => h.family),
+      cliJson.histograms.map((h) => h.family),
+    );
+    assert.ok(summary.histograms.length > 0);
+  };
+  await check();
+  // Reopened by another language server on the same storage: the same finding and series.
+  await client.stop();
+  client = await startServer();
+  await check();
+  const reopened = (await client.request<SessionInfo[]>('stageLens/listSessions', {})).find((s) => s.id === session.id);
+  assert.equal(reopened?.importedScrape, true);
+
+  // The whole scrape: its series, no such finding.
+  const wholeSession = await importFile('metrics-whole.prom.gz', whole);
+  assert.equal(wholeSession.importedScrape, true);
+  assert.equal(await gzipDamaged(wholeSession.id), undefined);
+  const wholeSummary = await client.request<SummaryResult>('stageLens/summary', { sessionId: wholeSession.id });
+  assert.ok(wholeSummary.histograms.length >= cliJson.histograms.length, String(wholeSummary.histograms.length));
 });
 
 test('Attach to Log File... of a .gz reads it whole, as an import, instead of following gzip bytes as text', async () => {

@@ -10,7 +10,7 @@ import { startLanguageServer, storageForFile } from './support/lspProcess';
 import { cliStdout } from './support/cliProcess';
 import { appendFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { bootsLog, bootsLogFile } from './support/bootLog';
+import { bootsLog, bootsLogFile, engineLinesBootsLog } from './support/bootLog';
 import type { ExplainScope, OverTimeResult, SummaryResult } from '../../server/protocol';
 
 const TTS_MODEL = 'Qwen/Qwen3-TTS-12Hz-1.7B-CustomVoice';
@@ -298,32 +298,14 @@ test(
   },
 );
 
-/** A periodic `Engine 000:` stats line at `clock` (`MM-DD hh:mm:ss`). */
-const engineLine = (clock: string, running: number, waiting: number): string =>
-  `(APIServer pid=7001) INFO ${clock} [v1/metrics/loggers.py:127] Engine 000: Avg prompt throughput: 0.0 tokens/s, Avg generation throughput: 0.0 tokens/s, Running: ${running} reqs, Waiting: ${waiting} reqs, GPU KV cache usage: 10.0%, Prefix cache hit rate: 0.0%\n`;
-
 test(
   "the Over time chart's gauges are of the boot picked: the engines' lines printed in it, not the boot before's",
   { timeout: 180_000 },
   async () => {
     // Boot 1 prints its engine's load during its requests, and once more a moment before the restart
     // (the last line before boot 2's start, in boot 2's first step); boot 2 prints its own.
-    const [one, two] = bootsLog([
-      { model: TTS_MODEL, fixture: 'qwen3tts-talker-first-audio-after-fix.log' },
-      { model: OMNI_MODEL, fixture: 'qwen3-omni-three-stage-transfers.log' },
-    ]).split(/(?=\(APIServer pid=7001\) INFO 10-19 07:00:00 \[entrypoints\/openai)/);
-    assert.ok(one !== undefined && two !== undefined && bootsLog([]).length === 0);
     const file = path.join(dir, 'engine-lines.log');
-    writeFileSync(
-      file,
-      [
-        one,
-        engineLine('10-19 07:12:08', 3, 1),
-        engineLine('10-22 09:30:50', 9, 4),
-        two,
-        engineLine('10-22 09:31:30', 2, 0),
-      ].join(''),
-    );
+    writeFileSync(file, engineLinesBootsLog());
     const lsp = await startLanguageServer(storage);
     const session = await lsp.importLog(file);
     // Steps of 30 s: boot 2's first step (09:30:30-09:31:00] holds boot 1's last line, its second its own.
@@ -356,7 +338,7 @@ test(
     // Boot 2 without a line of its own: it charts no gauge, in the editor and in `explain --boot 2`,
     // rather than boot 1's last reading.
     const silent = path.join(dir, 'engine-lines-boot-2-silent.log');
-    writeFileSync(silent, [one, engineLine('10-19 07:12:08', 3, 1), engineLine('10-22 09:30:50', 9, 4), two].join(''));
+    writeFileSync(silent, engineLinesBootsLog({ bootTwoSilent: true }));
     const quiet = await lsp.importLog(silent);
     const quietTwo = await lsp.request('stageLens/overTime', { sessionId: quiet.id, scope: { boot: 2 } });
     assert.deepEqual([quietTwo.series.times.length > 0, quietTwo.series.gauges], [true, []]);

@@ -238,37 +238,52 @@ describe('a /metrics-only session (Attach to Metrics URL)', () => {
     }
   }
 
-  test("the views say it has no per-request log and where its histograms are; the count is the scrape's requests", async () => {
-    const side = await harness.open('sidePanel', { width: 300, height: 800 }, new FakeHost(data));
-    try {
-      const page = side.page;
-      // HEALTHY_SCRAPE: 8 requests in each stage's TTFT histogram (its ITL counts tokens).
-      await waitUntil(
-        page,
-        `document.querySelector('[data-testid="session-meta"]')?.textContent === 'running · 8 requests in /metrics'`,
-      );
-      const notice = page.getByTestId('no-stage-stats');
-      await notice.waitFor();
-      assert.equal(await notice.textContent(), METRICS_ONLY_TEXT);
-      assert.match(METRICS_ONLY_TEXT, /no per-request log/);
-      assert.match(METRICS_ONLY_TEXT, /From \/metrics table/);
-      assert.equal(await page.getByTestId('waiting').isVisible(), false, 'not "Waiting for the first request…"');
-      assert.equal(await page.getByText('From the log', { exact: true }).isVisible(), false);
-      assert.equal(await page.getByText('no headline latency yet').isVisible(), false);
-      assert.equal(await page.getByTestId('scrape-section').isVisible(), true);
-    } finally {
-      await side.close();
-    }
-    const details = await harness.open('latencyPanel', { width: 1000, height: 600 }, new FakeHost(data));
-    try {
-      const page = details.page;
-      const empty = page.getByTestId('request-table-empty');
-      await empty.filter({ hasText: 'no per-request log' }).waitFor();
-      assert.equal(await empty.textContent(), METRICS_ONLY_TEXT);
-    } finally {
-      await details.close();
-    }
-  });
+  // An imported /metrics file is such a session too (SessionInfo.importedScrape), ended.
+  const imported: SyntheticSession = {
+    ...data,
+    session: {
+      ...data.session,
+      kind: 'import',
+      status: 'exited',
+      importedScrape: true,
+      description: '/tmp/metrics.prom',
+    },
+  };
+  for (const [name, session, status] of [
+    ['an attached /metrics URL', data, 'running'],
+    ['an imported /metrics file', imported, 'imported'],
+  ] as const)
+    test(`${name}: the views say it has no per-request log and where its histograms are; the count is the scrape's requests`, async () => {
+      const side = await harness.open('sidePanel', { width: 300, height: 800 }, new FakeHost(session));
+      try {
+        const page = side.page;
+        // HEALTHY_SCRAPE: 8 requests in each stage's TTFT histogram (its ITL counts tokens).
+        await waitUntil(
+          page,
+          `document.querySelector('[data-testid="session-meta"]')?.textContent === '${status} · 8 requests in /metrics'`,
+        );
+        const notice = page.getByTestId('no-stage-stats');
+        await notice.waitFor();
+        assert.equal(await notice.textContent(), METRICS_ONLY_TEXT);
+        assert.match(METRICS_ONLY_TEXT, /no per-request log/);
+        assert.match(METRICS_ONLY_TEXT, /From \/metrics table/);
+        assert.equal(await page.getByTestId('waiting').isVisible(), false, 'not "Waiting for the first request…"');
+        assert.equal(await page.getByText('From the log', { exact: true }).isVisible(), false);
+        assert.equal(await page.getByText('no headline latency yet').isVisible(), false);
+        assert.equal(await page.getByTestId('scrape-section').isVisible(), true);
+      } finally {
+        await side.close();
+      }
+      const details = await harness.open('latencyPanel', { width: 1000, height: 600 }, new FakeHost(session));
+      try {
+        const page = details.page;
+        const empty = page.getByTestId('request-table-empty');
+        await empty.filter({ hasText: 'no per-request log' }).waitFor();
+        assert.equal(await empty.textContent(), METRICS_ONLY_TEXT);
+      } finally {
+        await details.close();
+      }
+    });
 
   test('a restart of the scraped server is said over its histograms, with when and which series', async () => {
     const atMs = new Date(2026, 11, 5, 0, 43, 12).getTime();

@@ -169,7 +169,7 @@ test('hints after stage_id, after base_config for inherited stages, after talker
   assert.deepEqual(inherited, ['2 stage 0: p50 prefill 39 ms · TTFT 41 ms']);
   assert.match(
     liveHints(analyzeFixture('qwen3_tts_high_concurrency_mrv2.yaml'), session)[0]?.tooltip ?? '',
-    /^stage 0: TTFT p50 41 ms · prefill p50 39 ms · queued p50 0.4 ms \(n=120\)\n\nPast the editor's inlay hint length on this line: stage 1: p50 queued 1.25 s · TTFT not recorded\nstage 1: TTFT not recorded · queued p50 1,250 ms \(n=18\)\n\nMeasured in launch: vllm serve$/,
+    /^stage 0: TTFT p50 41 ms · prefill p50 39 ms · queued p50 0.4 ms \(n=120\)\n\nPast the editor's inlay hint length on this line: stage 1: p50 queued 1.25 s\nstage 1: TTFT not recorded · queued p50 1,250 ms \(n=18\)\n\nMeasured in launch: vllm serve$/,
   );
   assert.deepEqual(
     stageAnchors(analyzeFixture('qwen3_tts_mrv2.yaml')).map((a) => [
@@ -216,9 +216,11 @@ test("a hint fits the editor's default inlay hint length (43): the dominant phas
   );
   for (const stage of [talker, codecLie, omniTalker, thinker, oneOutput])
     assert.ok(formatStageNumbers(stage).length <= INLAY_LABEL_BUDGET, formatStageNumbers(stage));
-  // Too little room even for the largest phase and TTFT: the count goes, the "p50" that says what they are stays.
-  assert.equal(formatStageNumbers(oneOutput, 30), 'p50 prefill+decode 1.11 s · TTFT 1.11 s');
-  assert.equal(formatStageNumbers(omniTalker, 20), 'p50 decode 25.3 s · TTFT 96 ms');
+  // Too little room even for the largest phase and TTFT: the count goes, then the TTFT (its
+  // tooltip has it); the largest phase keeps the "p50" that says what it is and its unit.
+  assert.equal(formatStageNumbers(oneOutput, 39), 'p50 prefill+decode 1.11 s · TTFT 1.11 s');
+  assert.equal(formatStageNumbers(oneOutput, 30), 'p50 prefill+decode 1.11 s');
+  assert.equal(formatStageNumbers(omniTalker, 20), 'p50 decode 25.3 s');
   // The tooltip has every number, the decode included.
   const hints = liveHints(analyzeFixture('qwen3_omni_moe.yaml'), {
     sessionLabel: 'omni.log',
@@ -308,4 +310,104 @@ test('a stage id listed twice: its hint and code lens go to the last entry, the 
       [1, 4],
     ],
   );
+});
+
+test('a hint after base_config names its stage and still fits 43: the count, then words, then the TTFT go', () => {
+  // Both stages come from the base config: their hints are after base_config, named `stage N: `.
+  const inherited = analyzeFixture('qwen3_tts_high_concurrency_mrv2.yaml');
+  const first = (stages: StageLiveNumbers[]): { label: string; tooltip: string } => {
+    const [hint] = liveHints(inherited, { sessionLabel: 'launch: vllm serve', stages });
+    assert.ok(hint);
+    return hint;
+  };
+  // The codec alone measured: its hint leads the line. "not recorded" is said shorter where that fits...
+  assert.equal(first([{ ...codecLie, queuedP50Ms: 53 }]).label, 'stage 1: p50 queued 53 ms · TTFT unrecorded');
+  // ...else the TTFT goes to the tooltip, which says it whole; the number keeps its p50 and unit.
+  const codec = first([codecLie]);
+  assert.equal(codec.label, 'stage 1: p50 queued 1.25 s');
+  assert.match(codec.tooltip, /^stage 1: TTFT not recorded · queued p50 1,250 ms \(n=18\)\n\nMeasured in /);
+  // A one-output talker: prefill+decode stays, its TTFT is in the tooltip.
+  const oneOutput = first([
+    {
+      stageId: 0,
+      ttftP50Ms: 1109.4,
+      prefillP50Ms: null,
+      prefillDecodeP50Ms: 1106.2,
+      queuedP50Ms: 0.41,
+      n: 6,
+      ttftNotRecorded: false,
+    },
+  ]);
+  assert.equal(oneOutput.label, 'stage 0: p50 prefill+decode 1.11 s');
+  assert.match(oneOutput.tooltip, /^stage 0: TTFT p50 1,109 ms · prefill\+decode \(one output\) p50 1,106 ms/);
+  // From an INFO-level session: the word "time" goes before "incl. upstream".
+  const infoStage = {
+    ...codecLie,
+    ttftP50Ms: null,
+    queuedP50Ms: null,
+    ttftNotRecorded: false,
+    stageTimeP50Ms: 1420,
+    alongsideUpstream: true,
+  };
+  assert.equal(first([infoStage]).label, 'stage 1: p50 stage 1.42 s incl. upstream');
+  assert.equal(formatStageNumbers(infoStage), 'p50 stage time 1.42 s incl. upstream (n=18)');
+});
+
+test('no hint is longer than the editor cuts it, whatever the numbers and wherever the hint is', () => {
+  const lineLengths = (hints: readonly { position: { line: number }; label: string }[]): Map<number, number> => {
+    const lengths = new Map<number, number>();
+    for (const h of hints) lengths.set(h.position.line, (lengths.get(h.position.line) ?? 0) + h.label.length);
+    return lengths;
+  };
+  const values = [null, 0.35, 53, 999.6, 1250.4, 25_282, 1_234_567];
+  const analyses = [
+    'qwen3_tts_high_concurrency_mrv2.yaml',
+    'qwen3_tts_high_concurrency_mrv2_single_gpu.yaml',
+    'qwen3_tts_mrv2.yaml',
+  ].map(analyzeFixture);
+  let checked = 0;
+  for (const big of values)
+    for (const ttft of values)
+      for (const notRecorded of [false, true])
+        for (const oneOutput of [false, true])
+          for (const waited of [0, 2]) {
+            const stage: StageLiveNumbers = {
+              stageId: 1,
+              ttftP50Ms: ttft,
+              prefillP50Ms: oneOutput ? null : 39,
+              prefillDecodeP50Ms: oneOutput ? big : null,
+              decodeP50Ms: oneOutput ? null : big,
+              queuedP50Ms: 1.6,
+              inputWaitP50Ms: big,
+              readyQueuedP50Ms: big,
+              n: 12_345,
+              ttftNotRecorded: notRecorded,
+              ttftWaitedRequests: waited,
+              stageTimeP50Ms: big,
+              alongsideUpstream: true,
+            };
+            const numbers: LiveStageNumbers = {
+              sessionLabel: 'launch: vllm serve',
+              stages: [stage, { ...stage, stageId: 0 }],
+              tablesMissing: { requests: 123, of: 4567, all: false, message: 'm' },
+              tailLead: { stageId: 1, part: 'prefill+decode (one output)', share: 0.9, target: 'e2e', tailRequests: 2 },
+            };
+            for (const analysis of analyses) {
+              const hints = liveHints(analysis, numbers);
+              for (const [line, length] of lineLengths(hints)) {
+                assert.ok(length <= INLAY_LABEL_BUDGET, `${line}: ${hints.map((h) => h.label).join(' | ')}`);
+                checked++;
+              }
+              for (const h of hints)
+                if (/ (ms|s)\b/.test(h.label) && !h.label.startsWith('codec') && !h.label.startsWith('p99'))
+                  assert.match(h.label, /^(stage \d+: )?(p50 |TTFT (not recorded|unrecorded) · )/, h.label);
+            }
+          }
+  assert.ok(checked > 1000, String(checked));
+  // Codec TTFT status after talker_first_audio: several codec stages are named in the tooltip only.
+  const waiting = codecTtftStatus({ ...session, stages: [talker] }, [11, 12, 13]);
+  assert.deepEqual(waiting, {
+    label: 'codec TTFT: no measurement yet',
+    detail: 'codec TTFT: no measurement for stage 11, 12, 13 yet',
+  });
 });

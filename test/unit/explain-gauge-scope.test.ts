@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { bootsByTime, gaugeInScope, gaugeScopeOf } from '../../server/core/explain/gaugeScope';
-import type { GaugeSamples } from '../../server/core/explain/overTime';
+import type { GaugeSamples } from '../../server/core/explain/types';
 
 const gauge = (times: number[], boots?: number[]): GaugeSamples => ({
   stage: '0',

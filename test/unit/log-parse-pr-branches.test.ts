@@ -104,8 +104,8 @@ function requestDict(id: string, e2eMs: string, tpt: string, tokens: string, pid
     .join('\n');
 }
 
-/** The branch's RequestE2EStats and StageRequestStats tables of one request (`e2eTotal` as printed). */
-function requestTables(id: string, e2eTotal: string, pid = 7): string {
+/** The branch's RequestE2EStats and StageRequestStats tables of one request (`e2eTotal`, `tokens` as printed). */
+function requestTables(id: string, e2eTotal: string, pid = 7, tokens = '70'): string {
   const q = `(APIServer pid=${pid}) INFO 01-22 14:00:00 [vllm_omni/metrics/stats.py:484] `;
   return [
     '',
@@ -114,7 +114,7 @@ function requestTables(id: string, e2eTotal: string, pid = 7): string {
     '| Field | Value |',
     '+---+',
     `| e2e_total_ms | ${e2eTotal} |`,
-    '| e2e_total_tokens | 70 |',
+    `| e2e_total_tokens | ${tokens} |`,
     '| transfers_total_time_ms | 1.500 |',
     '| transfers_total_kbytes | 2.000 |',
     '+---+',
@@ -204,6 +204,26 @@ test('#891 branch: dicts printed before all the tables (offline), a None in the 
     [
       ['a', false],
       ['a#2', true],
+    ],
+  );
+});
+
+test("#891 branch: a value both print is the table's; the dict's fills a None in the table, never the reverse", () => {
+  const text =
+    [
+      requestDict('a', '400.0', '5.7', '70'),
+      requestTables('a', '400.000', 7, 'None'),
+      requestDict('b', '500.0', '7.1', 'None'),
+      requestTables('b', '500.000', 7, '71'),
+      requestDict('c', '600.0', '8.5', '70'),
+      requestTables('c', '600.000', 7, '72'),
+    ].join('\n') + '\n';
+  assert.deepEqual(
+    analysedLog(utf8(text)).requests.map((r) => [r.requestId, r.e2e['e2e_total_tokens']]),
+    [
+      ['a', measured(70)],
+      ['b', measured(71)],
+      ['c', measured(72)],
     ],
   );
 });

@@ -51,6 +51,15 @@ test('session.json: a whole session passes, extra fields are kept, access is dro
   const damaged = checkSessionMeta({ info: { ...INFO, kind: 'import' }, inputDamage }, 's1');
   assert.ok(damaged.ok);
   assert.deepEqual(damaged.meta.inputDamage, inputDamage);
+  // An imported /metrics scrape's: its finding is the scrape's.
+  const scrapeDamage = {
+    ...inputDamage,
+    message: 'the gzip data ends after 24 KB of the /metrics scrape',
+    input: 'scrape',
+  };
+  const scrape = checkSessionMeta({ info: { ...INFO, kind: 'import' }, inputDamage: scrapeDamage }, 's1');
+  assert.ok(scrape.ok);
+  assert.deepEqual(scrape.meta.inputDamage, scrapeDamage);
 });
 
 test('session.json: the first thing wrong is named', () => {
@@ -85,6 +94,10 @@ test('session.json: the first thing wrong is named', () => {
     [
       { info: INFO, inputDamage: { stream: 'tty', message: 'cut', gzipDamaged: { logBytes: 1 } } },
       /inputDamage\.stream is the text "tty", not one of stdout, stderr, file/,
+    ],
+    [
+      { info: INFO, inputDamage: { stream: 'file', message: 'cut', gzipDamaged: { logBytes: 1 }, input: 'log' } },
+      /inputDamage\.input is the text "log", not one of scrape/,
     ],
   ];
   for (const [raw, expected] of cases) {

@@ -35,7 +35,7 @@ export function overallCountText(overall: OverallSummaries): string {
 export function sessionCountText(
   requestCount: number,
   summary: (CountSource & Pick<SummaryResult, 'histograms'>) | null,
-  session: Pick<SessionInfo, 'kind'>,
+  session: Pick<SessionInfo, 'kind' | 'importedScrape'>,
 ): string {
   const overall = overallOnly(summary);
   if (overall !== null) return overallCountText(overall);

@@ -64,14 +64,14 @@ export function scrapeRequestTotal(histograms: readonly HistogramSummary[]): Scr
   return best;
 }
 
-/** A session that reads only a /metrics endpoint (Attach to Metrics URL): no per-request log. */
-export function metricsOnly(session: Pick<SessionInfo, 'kind'>): boolean {
-  return session.kind === 'scrape';
+/** A session of /metrics alone (Attach to Metrics URL, an imported scrape): no per-request log. */
+export function metricsOnly(session: Pick<SessionInfo, 'kind' | 'importedScrape'>): boolean {
+  return session.kind === 'scrape' || session.importedScrape === true;
 }
 
 /** What the views say instead of waiting for a request that a /metrics-only session never gets. */
 export const METRICS_ONLY_TEXT =
-  "This session reads only the server's /metrics: it has no per-request log, so no per-request table, headline or request list. What it has: the server's histograms, per stage in the side panel's From /metrics table (bucket estimates since the server started), and its gauges (running, waiting, KV cache) in Latency Details → Over Time. For per-request numbers, attach to the server's log instead.";
+  "This session has only the server's /metrics: it has no per-request log, so no per-request table, headline or request list. What it has: the server's histograms, per stage in the side panel's From /metrics table (bucket estimates since the server started), and its gauges (running, waiting, KV cache) in Latency Details → Over Time. For per-request numbers, attach to or import the server's log instead.";
 
 /** `129 requests in /metrics`, or null when no per-request family is exposed. */
 export function scrapeCountText(histograms: readonly HistogramSummary[]): string | null {

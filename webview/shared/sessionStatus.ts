@@ -20,7 +20,9 @@ import { mayStillGetRequests } from './noRequests';
 export { statusWords };
 
 /** A running session with a log and no request read yet: its first request may still come. */
-export function waitingForFirstRequest(session: Pick<SessionInfo, 'kind' | 'status' | 'requestCount'>): boolean {
+export function waitingForFirstRequest(
+  session: Pick<SessionInfo, 'kind' | 'importedScrape' | 'status' | 'requestCount'>,
+): boolean {
   return mayStillGetRequests(session) && session.requestCount === 0 && !metricsOnly(session);
 }
 
@@ -101,7 +103,7 @@ export interface HeadlineBoot {
  * `stageNames`: the session's stage roles, which name the figure (`1st audio`).
  */
 export function statusBarWords(
-  session: Pick<SessionInfo, 'kind' | 'status' | 'exit' | 'requestCount'>,
+  session: Pick<SessionInfo, 'kind' | 'importedScrape' | 'status' | 'exit' | 'requestCount'>,
   summary: Pick<SummaryResult, 'stages' | 'endToEnd' | 'overallSummaries' | 'histograms'> | null,
   boot?: HeadlineBoot,
   stageNames: Readonly<Record<string, string>> = {},

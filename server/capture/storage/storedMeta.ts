@@ -25,6 +25,11 @@ export interface StoredInputDamage {
   /** The parse problem's sentence (gzipInput.ts). */
   readonly message: string;
   readonly gzipDamaged: { readonly logBytes: number };
+  /**
+   * 'scrape': the data was of a /metrics scrape (an imported one), whose finding says its series
+   * before the break are read (scrapeGzipDamagedFinding), not its requests. Absent: a log.
+   */
+  readonly input?: 'scrape';
 }
 
 /** What is needed to describe and reopen a session: the contents of its session.json. */
@@ -156,7 +161,10 @@ function checkInfo(c: Checker, info: Fields): boolean {
     c.stringOrNull(info, 'lastError', w) &&
     checkExit(c, info['exit']) &&
     checkLogSpan(c, info['logSpan']) &&
-    (info['importOrdinal'] === undefined || c.count(info, 'importOrdinal', w))
+    (info['importOrdinal'] === undefined || c.count(info, 'importOrdinal', w)) &&
+    (info['importedScrape'] === undefined ||
+      info['importedScrape'] === true ||
+      c.fail(`${w}.importedScrape`, 'true', info['importedScrape']))
   );
 }
 
@@ -168,6 +176,7 @@ function checkInputDamage(c: Checker, damage: unknown): boolean {
   return (
     c.oneOf(damage, 'stream', w, STREAMS) &&
     c.string(damage, 'message', w) &&
+    (damage['input'] === undefined || c.oneOf(damage, 'input', w, ['scrape'])) &&
     gzip !== null &&
     c.count(gzip, 'logBytes', `${w}.gzipDamaged`)
   );

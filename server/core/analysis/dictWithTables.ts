@@ -4,6 +4,7 @@
 // the tables' values, and the dict's where the tables print none (docs/formats.md#older-and-unmerged-formats).
 import type { Cell, FieldMap } from '../values';
 import { addedTimeToFirstOutput } from './crossStage';
+import { filledFrom } from './filledValues';
 import type { AnalyzedRequest, RequestStage, RequestTransfer } from './types';
 
 /**
@@ -15,22 +16,16 @@ const TABLE_TWIN: Readonly<Record<string, string>> = {
   transfers_total_bytes: 'transfers_total_kbytes',
 };
 
-/** The table's cell where it printed a number; the dict's where the table has none or an unmeasured one. */
-function wins(table: Cell | undefined, dict: Cell): boolean {
-  return table === undefined || (table.state !== 'measured' && dict.state === 'measured');
+function isMeasured(cell: Cell): boolean {
+  return cell.state === 'measured';
 }
 
+/** The table's cells, and the dict's where the table has none or an unmeasured one (and no measured twin). */
 function withDictFields(table: FieldMap, dict: FieldMap, twins: Readonly<Record<string, string>>): FieldMap {
-  let merged: Record<string, Cell> | null = null;
-  for (const key in dict) {
-    const cell = dict[key] as Cell;
+  return filledFrom(table, dict, isMeasured, (key) => {
     const twin = twins[key];
-    if (twin !== undefined && table[twin]?.state === 'measured') continue;
-    if (!wins(table[key], cell)) continue;
-    merged ??= { ...table };
-    merged[key] = cell;
-  }
-  return merged ?? table;
+    return twin !== undefined && table[twin]?.state === 'measured';
+  });
 }
 
 const NO_TWINS: Readonly<Record<string, string>> = {};

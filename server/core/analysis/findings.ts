@@ -18,7 +18,7 @@ import { lacksStageTable, tablesMissingMessage } from './tablesMissing';
 import { phaseSplitNotPrinted, phaseSplitNotPrintedMessage } from './phaseSplitNotPrinted';
 import { stageLabel } from '../stageRoles';
 import { sentenceCase } from '../sentenceCase';
-import { gzipDamagedFindingText } from '../gzipInput';
+import { gzipDamagedFindingText, scrapeGzipDamagedFindingOf } from '../gzipInput';
 import { RepeatTally } from './requestRepeats';
 import type { ParseProblem } from '../records';
 import type { AnalyzedRequest, Finding, FindingCode, RequestStage, Severity, StageSummary } from './types';
@@ -509,6 +509,8 @@ function compressedFinding(format: CompressedFormat): Finding {
 
 /** Gzip data that broke off: the log before it is read, the rest is not; an error when that left no request. */
 function gzipDamagedFinding(damage: ParseProblem, requests: number): Finding {
+  // A scrape has no requests: its finding is the CLI's for the same file.
+  if (damage.gzipDamaged?.input === 'scrape') return scrapeGzipDamagedFindingOf(damage.message);
   return {
     code: 'input-gzip-damaged',
     severity: requests === 0 ? 'error' : 'warning',

@@ -19,6 +19,7 @@ import { isSafeKey } from '../log/strings';
 import { requestTransfers } from './transfers';
 import { stageKindOf } from './stageKind';
 import { notMeasuredSplit } from './phaseSplit';
+import { filledFrom } from './filledValues';
 import type { AnalyzedRequest, RequestRepeat, RequestStage } from './types';
 
 export const REQUEST_LEVEL_METRICS = 'log_utils request_level_metrics';
@@ -212,13 +213,7 @@ function joinedValues(parts: RequestParts): LegacyDictRecord['values'] {
   const { overall, orchestrator } = parts;
   if (orchestrator === null) return (overall ?? (parts.other as RecordValues)).values;
   if (overall === null) return orchestrator.values;
-  const values: Record<string, number | string> = { ...overall.values };
-  for (const key in orchestrator.values) {
-    const theirs = orchestrator.values[key] as number | string;
-    const ours = values[key];
-    if (ours === undefined || (typeof ours !== 'number' && typeof theirs === 'number')) values[key] = theirs;
-  }
-  return values;
+  return filledFrom(overall.values, orchestrator.values, (value) => typeof value === 'number');
 }
 
 /** Reads the legacy dicts of one log, in order; a request comes out at its request_level_metrics dict. */

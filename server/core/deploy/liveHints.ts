@@ -8,6 +8,7 @@ import {
   formatStageDetail,
   formatStageNumbers,
   INLAY_LABEL_BUDGET,
+  stageNumbersFloor,
   formatTailLead,
   tablesMissingHint,
   tablesMissingMark,
@@ -31,7 +32,7 @@ export interface LiveHint {
 
 /**
  * A stage's numbers within `budget`, then the missing-tables mark where it still fits (the
- * numbers may give up their count for it, never a phase).
+ * numbers may give up their count for it, never a phase nor a word).
  */
 function numbersLabel(
   measured: StageLiveNumbers,
@@ -42,7 +43,9 @@ function numbersLabel(
   if (missing === null) return numbers;
   const mark = ` · ${tablesMissingMark(missing)}`;
   const shorter = formatStageNumbers(measured, budget - mark.length);
-  return shorter.length + mark.length <= budget && shorter.split(' · ').length === numbers.split(' · ').length
+  return shorter.length + mark.length <= budget &&
+    shorter.split(' · ').length === numbers.split(' · ').length &&
+    numbers.startsWith(shorter)
     ? `${shorter}${mark}`
     : numbers;
 }
@@ -120,10 +123,10 @@ export function liveHints(analysis: DeployAnalysis, numbers: LiveStageNumbers | 
     const lead = numbers.tailLead ?? null;
     const led = lead !== null && lead.stageId === anchor.stageId;
     // The numbers and what leads the p99 tail share the line's length (fitLines): the numbers
-    // give up their count first (never their "p50"), the tail lead its long forms; where even the
-    // shortest pair is too long, the tail lead goes to the numbers' tooltip.
+    // give up their count first (never a word nor their "p50"), the tail lead its long forms; where
+    // even the shortest pair is too long, the tail lead goes to the numbers' tooltip.
     const budget = INLAY_LABEL_BUDGET - prefix.length;
-    const shortest = numbersLabel(measured, noticed ? missing : null, 0).length;
+    const shortest = stageNumbersFloor(measured).length;
     const tail = led ? (tailLeadForms(lead).find((form) => shortest + form.length <= budget) ?? null) : null;
     const label = `${prefix}${numbersLabel(measured, noticed ? missing : null, budget - (tail?.length ?? 0))}`;
     // The label is short; the tooltip has every number.

@@ -163,7 +163,11 @@ export function formatMs(ms: number): string {
   return `${groupedNumber(Math.round(ms), 0, 0)} ms`;
 }
 
-/** VS Code's default `editor.inlayHints.maximumLength`: the labels of a line, together, are cut there. */
+/**
+ * VS Code's default `editor.inlayHints.maximumLength` (src/vs/editor/common/config/editorOptions.ts,
+ * EditorInlayHints: `maximumLength: 43`): inlayHintsController.ts adds up the label lengths of a
+ * line and, past it, cuts the label that crosses it to `…` and shows none after. A label of 43 is whole.
+ */
 export const INLAY_LABEL_BUDGET = 43;
 
 /** `0.4 ms`, `39 ms`, `1.27 s`, `25.4 s`, `125 s`: few characters, three significant digits at most. */
@@ -226,37 +230,65 @@ function phasesBySize(numbers: StageLiveNumbers): { readonly name: string; reado
     .sort((a, b) => b.ms - a.ms);
 }
 
-/**
- * The inlay hint after a stage's stage_id, within `budget` characters: `p50 decode 25.4 s ·
- * TTFT 96 ms (n=3)`. The largest phase first, then TTFT, then the other phases and the request
- * count while they fit; the percentile and a TTFT not recorded are always said. formatStageDetail
- * is the whole.
- */
-export function formatStageNumbers(numbers: StageLiveNumbers, budget = INLAY_LABEL_BUDGET): string {
+/** A TTFT not recorded, in the label; its short form where the label has no room for it. */
+const TTFT_NOT_RECORDED = 'TTFT not recorded';
+const TTFT_UNRECORDED = 'TTFT unrecorded';
+
+/** The label's parts: the largest phase (if any) and the TTFT (if measured or not recorded), the other phases. */
+function labelParts(numbers: StageLiveNumbers): { lead: string[]; rest: string[] } {
   const [largest, ...rest] = phasesBySize(numbers).map((p) => `${p.name} ${compactMs(p.ms)}`);
   const ttft = numbers.ttftNotRecorded
-    ? 'TTFT not recorded'
+    ? TTFT_NOT_RECORDED
     : numbers.ttftP50Ms === null
       ? null
       : `TTFT ${compactMs(numbers.ttftP50Ms)}${ttftMark(numbers)}`;
+  return { lead: [largest, ttft].filter((x): x is string => x !== undefined && x !== null), rest };
+}
+
+/** `p50 decode 25.4 s · TTFT 96 ms`: a TTFT not recorded leading the label has no percentile. */
+function labelText(parts: readonly string[], suffix: string): string {
+  const head = parts[0] === TTFT_NOT_RECORDED || parts[0] === TTFT_UNRECORDED ? '' : 'p50 ';
+  return `${head}${parts.join(' · ')}${suffix}`;
+}
+
+/**
+ * The shortest label with the largest phase and the TTFT in their long words (no count): what
+ * the stage's numbers keep before the line gives room to anything else (the p99 tail lead).
+ */
+export function stageNumbersFloor(numbers: StageLiveNumbers): string {
+  const { lead } = labelParts(numbers);
+  return lead.length === 0
+    ? formatStageNumbers(numbers, Number.POSITIVE_INFINITY).replace(/ \(n=\d+\)$/, '')
+    : labelText(lead, '');
+}
+
+/**
+ * The inlay hint after a stage's stage_id, within `budget` characters: `p50 decode 25.4 s ·
+ * TTFT 96 ms (n=3)`. The largest phase first, then TTFT, then the other phases and the request
+ * count while they fit. Past the budget, the count goes first, then "TTFT not recorded" is said
+ * `TTFT unrecorded`, then the TTFT goes (its tooltip has it); the largest phase, its "p50" and
+ * its unit always stay, so no number is cut. formatStageDetail is the whole.
+ */
+export function formatStageNumbers(numbers: StageLiveNumbers, budget = INLAY_LABEL_BUDGET): string {
+  const { lead, rest } = labelParts(numbers);
   const count = ` (n=${numbers.n})`;
-  if (largest === undefined && ttft === null) {
+  if (lead.length === 0) {
     const stageTime = numbers.stageTimeP50Ms ?? null;
     if (stageTime === null) return `no phase split measured${count}`;
-    const text = `p50 stage time ${compactMs(stageTime)}${numbers.alongsideUpstream === true ? ' incl. upstream' : ''}`;
-    return text.length + count.length <= budget ? `${text}${count}` : text;
+    // Past the budget: the count, then the word "time", then "incl. upstream" (the tooltip says it whole).
+    const alongside = numbers.alongsideUpstream === true ? ' incl. upstream' : '';
+    const text = `p50 stage time ${compactMs(stageTime)}${alongside}`;
+    const forms = [`${text}${count}`, text, `p50 stage ${compactMs(stageTime)}${alongside}`];
+    return forms.find((form) => form.length <= budget) ?? `p50 stage time ${compactMs(stageTime)}`;
   }
-  const items = [largest, ttft].filter((x): x is string => x !== undefined && x !== null);
-  const text = (parts: readonly string[], suffix: string): string =>
-    `${numbers.ttftNotRecorded && parts[0] === ttft ? '' : 'p50 '}${parts.join(' · ')}${suffix}`;
+  const items = [...lead];
   for (const phase of rest) {
-    if (text([...items, phase], count).length > budget) break;
+    if (labelText([...items, phase], count).length > budget) break;
     items.push(phase);
   }
-  const withCount = text(items, count);
-  // The largest phase and TTFT are never left out, nor the "p50" that says what they are (the
-  // hover says it of each number): past the budget only the count goes.
-  return withCount.length <= budget ? withCount : text(items, '');
+  const shorter = lead.map((part) => (part === TTFT_NOT_RECORDED ? TTFT_UNRECORDED : part));
+  const forms = [labelText(items, count), labelText(lead, ''), labelText(shorter, ''), labelText(lead.slice(0, 1), '')];
+  return forms.find((form) => form.length <= budget) ?? (forms[forms.length - 1] as string);
 }
 
 /**
@@ -328,16 +360,20 @@ export function codecTtftStatus(numbers: LiveStageNumbers, codecs: readonly numb
         .map((stage) => `stage ${stage.stageId} p50 ${format(stage.ttftP50Ms ?? 0)}${ttftMark(stage)}`)
         .join(', ');
     const notes = recorded.map(ttftWaitedNote).filter((note): note is string => note !== null);
-    const label = `codec TTFT recorded (${each(compactMs)})`;
+    const forms = [
+      `codec TTFT recorded (${each(compactMs)})`,
+      `codec TTFT recorded (stages ${recorded.map((stage) => stage.stageId).join(', ')})`,
+    ];
     return {
-      label:
-        label.length <= INLAY_LABEL_BUDGET
-          ? label
-          : `codec TTFT recorded (stages ${recorded.map((stage) => stage.stageId).join(', ')})`,
+      label: forms.find((form) => form.length <= INLAY_LABEL_BUDGET) ?? 'codec TTFT recorded',
       detail: [`codec TTFT recorded (${each(formatMs)})`, ...notes].join('\n'),
     };
   }
-  if (codecs.length > 0) return same(`codec TTFT: no measurement for stage ${codecs.join(', ')} yet`);
+  if (codecs.length > 0) {
+    // Where the stage ids do not fit, the tooltip names them.
+    const detail = `codec TTFT: no measurement for stage ${codecs.join(', ')} yet`;
+    return { label: detail.length <= INLAY_LABEL_BUDGET ? detail : 'codec TTFT: no measurement yet', detail };
+  }
   return undefined;
 }
 

@@ -11,7 +11,7 @@ import { costModel } from './costModel';
 import type { ExplainIndex } from './explainIndex';
 import { loadAtArrival } from './loadAtArrival';
 import { preemptionsInTail } from './preemptionsInTail';
-import { overTime, type GaugeSamples } from './overTime';
+import { overTime } from './overTime';
 import { bootsInScope, rowsInScope } from './scope';
 import { targetTails } from './targetTails';
 import { pushAll } from '../arrays';
@@ -22,6 +22,7 @@ import type {
   CostFit,
   CostFitSkipped,
   ExplainScope,
+  GaugeSamples,
   LoadAtArrival,
   OneRequestTarget,
   OverTimeSeries,

@@ -1,7 +1,7 @@
 // The engines' gauges (running, waiting, KV cache usage) of the scope a query is over: a boot's
 // are the samples taken while it ran, a window's the samples within it. Cold requests are
 // requests, not time: leaving them out does not cut the engines' load.
-import type { GaugeSamples } from './overTime';
+import type { GaugeSamples } from './types';
 import type { ExplainScope } from './types';
 
 /** Whether a scope cuts the gauges (a boot, or a window): cold left out alone does not. */

@@ -10,7 +10,7 @@ import { gaugeInScope, scopeCutsGauges } from './gaugeScope';
 import { LOG_RESOLUTION_MS } from './logClock';
 import { rowsInScope } from './scope';
 import { percentileInPlace } from './select';
-import type { GaugeSeries, OverTimeSeries, RollingSeries, TargetName, ExplainScope } from './types';
+import type { GaugeSamples, GaugeSeries, OverTimeSeries, RollingSeries, TargetName, ExplainScope } from './types';
 
 /** Requests a rolling window should hold at the data's mean rate. */
 export const WINDOW_REQUESTS = 50;
@@ -26,21 +26,6 @@ const STEPS_PER_WINDOW = 4;
 const NICE_MS = [1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600, 7200, 21600, 43200, 86400].map(
   (s) => s * 1000,
 );
-
-/** Samples of one engine's gauges, as read (before resampling); kv in percent. */
-export interface GaugeSamples {
-  readonly stage: string | null;
-  readonly replica: string | null;
-  readonly source: GaugeSeries['source'];
-  readonly engine: string | null;
-  readonly mapping: GaugeSeries['mapping'];
-  readonly times: ArrayLike<number>;
-  /** The server boot of each sample (absent: not known, left out when a boot is picked). */
-  readonly boots?: ArrayLike<number>;
-  readonly running: ArrayLike<number>;
-  readonly waiting: ArrayLike<number>;
-  readonly kvCacheUsagePerc: ArrayLike<number>;
-}
 
 export interface OverTimeQuery {
   readonly scope: ExplainScope;

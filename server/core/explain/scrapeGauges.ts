@@ -5,7 +5,7 @@
 // every other point.
 import { findFamily } from '../metricsText/metricNames';
 import type { Labels, MetricFamily, ParsedExposition, ScalarFamily } from '../metricsText/model';
-import type { GaugeSamples } from './overTime';
+import type { GaugeSamples } from './types';
 
 const MAX_POINTS = 20_000;
 

@@ -285,6 +285,21 @@ export interface GaugeSeries {
   readonly kvCacheUsagePerc: readonly (number | null)[];
 }
 
+/** Samples of one engine's gauges, as read (before resampling); kv in percent. */
+export interface GaugeSamples {
+  readonly stage: string | null;
+  readonly replica: string | null;
+  readonly source: GaugeSeries['source'];
+  readonly engine: string | null;
+  readonly mapping: GaugeSeries['mapping'];
+  readonly times: ArrayLike<number>;
+  /** The server boot of each sample (absent: not known, left out when a boot is picked). */
+  readonly boots?: ArrayLike<number>;
+  readonly running: ArrayLike<number>;
+  readonly waiting: ArrayLike<number>;
+  readonly kvCacheUsagePerc: ArrayLike<number>;
+}
+
 export interface OverTimeSeries {
   /**
    * Step end times on the log clock (ms), within span: the last step ends at the last finish,

@@ -9,7 +9,7 @@ import * as path from 'node:path';
 import type { FrameLocator } from 'playwright-core';
 import { uiTest } from '../harness/ui';
 import { importLog, waitText } from './uiHelpers';
-import { bootsLog } from '../../integration/support/bootLog';
+import { engineLinesBootsLog } from '../../integration/support/bootLog';
 
 const FIXTURES = path.resolve(__dirname, '../../fixtures/upstream-rendered');
 const TTS = path.join(FIXTURES, 'qwen3tts-talker-first-audio-after-fix.log');
@@ -72,30 +72,13 @@ uiTest(
   { timeoutMs: 180_000 },
 );
 
-/** A periodic `Engine 000:` stats line at `clock` (`MM-DD hh:mm:ss`). */
-const engineLine = (clock: string, running: number, waiting: number): string =>
-  `(APIServer pid=7001) INFO ${clock} [v1/metrics/loggers.py:127] Engine 000: Avg prompt throughput: 0.0 tokens/s, Avg generation throughput: 0.0 tokens/s, Running: ${running} reqs, Waiting: ${waiting} reqs, GPU KV cache usage: 10.0%, Prefix cache hit rate: 0.0%\n`;
-
 uiTest(
   "Over Time of one boot: its time axis reads as a clock, its caption says the gauges are that boot's",
   async (wb) => {
     await wb.page.setViewportSize({ width: 1500, height: 1000 });
     // Two boots, each printing its engine's load (boot 1 once more just before the restart).
-    const [one, two] = bootsLog([
-      { model: 'Qwen/Qwen3-TTS-12Hz-1.7B-CustomVoice', fixture: 'qwen3tts-talker-first-audio-after-fix.log' },
-      { model: 'Qwen/Qwen3-Omni-30B-A3B-Instruct', fixture: 'qwen3-omni-three-stage-transfers.log' },
-    ]).split(/(?=\(APIServer pid=7001\) INFO 10-19 07:00:00 \[entrypoints\/openai)/);
     const log = path.join(wb.workspace, 'server.log');
-    fs.writeFileSync(
-      log,
-      [
-        one,
-        engineLine('10-19 07:12:08', 3, 1),
-        engineLine('10-22 09:30:50', 9, 4),
-        two,
-        engineLine('10-22 09:31:30', 2, 0),
-      ].join(''),
-    );
+    fs.writeFileSync(log, engineLinesBootsLog());
     await wb.openFile('qwen3_tts.yaml');
     await importLog(wb, log);
     await wb.runCommand('Stage Lens: Open Latency Details');

@@ -1,7 +1,8 @@
 // Runs the built CLI (`node dist/cli.js …`, bundled once per test process) as a real child
-// process from the repository root, as a user's shell runs it: its exit status and output.
+// process from the repository root, as a user's shell runs it: its exit status and output, or,
+// for `analyze --follow`, what it prints once interrupted.
 import assert from 'node:assert/strict';
-import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
+import { spawn, spawnSync, type SpawnSyncReturns } from 'node:child_process';
 import * as path from 'node:path';
 import { buildBundles } from './buildBundles';
 
@@ -42,4 +43,29 @@ export function cliStdout(args: readonly string[]): string {
   const r = runCli(args);
   assert.equal(r.status, 0, r.stderr);
   return r.stdout;
+}
+
+/** `stage-lens analyze --follow <log>`, running. */
+export interface FollowingCli {
+  /** Ctrl-C, which must end it with status 0: its final summary, the lines after that summary's heading. */
+  interrupt(): Promise<string>;
+}
+
+/** Starts `stage-lens analyze --follow <log>`, killed after 60 s if still running. */
+export function followLog(log: string): FollowingCli {
+  const child = spawn(process.execPath, [CLI, 'analyze', '--follow', log], { cwd: ROOT, timeout: 60_000 });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.setEncoding('utf8').on('data', (s: string) => (stdout += s));
+  child.stderr.setEncoding('utf8').on('data', (s: string) => (stderr += s));
+  const exit = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+  return {
+    async interrupt(): Promise<string> {
+      child.kill('SIGINT');
+      assert.equal(await exit, 0, stderr);
+      const heading = stdout.indexOf('\nFinal summary');
+      assert.notEqual(heading, -1, `no final summary: ${stdout}`);
+      return stdout.slice(stdout.indexOf('\n', heading + 1) + 1);
+    },
+  };
 }
