@@ -45,6 +45,17 @@ test('side panel: stage time, end to end and the transfer total per request, ove
       ['timePerToken', 'time per token', 'time=19.5'],
     ]);
     assert.equal(await page.locator('[data-testid="left-out-note"]').isVisible(), false);
+    // Each count's tooltip says what it counts: a stage's requests, or those that measured the row's figure.
+    const counts = (await page.evaluate(
+      `[...document.querySelectorAll('[data-testid="stage-row"] .stage-count')].map((c) => c.textContent + ': ' + c.title)`,
+    )) as string[];
+    assert.deepEqual(counts, [
+      'n=5: 5 requests measured in this stage',
+      'n=5: 5 requests measured in this stage',
+      'n=5: 5 requests with a measured end-to-end time',
+      'n=3: 3 requests with a measured transfer total',
+      'n=5: 5 requests with a measured time per token',
+    ]);
     const title = await page
       .locator('[data-testid="stage-row"][data-stage-key="transfers"] td[data-col="time"]')
       .getAttribute('title');

@@ -64,6 +64,8 @@ export interface SummaryRow {
   readonly requestCount: number | null;
   /** Where a /metrics row's count comes from (a per-request family); absent for log rows. */
   readonly countSource?: string | null;
+  /** What the count counts, for a row that is no stage (end to end, a per-request total): `n` → its tooltip. */
+  readonly countTitle?: (formatted: string) => string;
   readonly stageId: number | null;
   readonly cells: Readonly<Record<string, SummaryCell>>;
 }

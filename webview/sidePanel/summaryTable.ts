@@ -45,7 +45,7 @@ export class SummaryTable {
       testId: 'stage-summary',
       rowTestId: 'stage-row',
       label: 'Latency per stage',
-      count: (n) => ({ text: `n=${n}`, title: `${n} requests measured in this stage` }),
+      count: (n, row) => ({ text: `n=${n}`, title: row.countTitle?.(n) ?? `${n} requests measured in this stage` }),
     },
   ) {
     this.el = h(

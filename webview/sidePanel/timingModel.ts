@@ -115,6 +115,7 @@ export function timingModel(
       role: '',
       replica: null,
       requestCount: e2e?.ms.count ?? null,
+      countTitle: (n) => `${n} requests with a measured end-to-end time`,
       stageId: null,
     },
     view: distributionView(
@@ -133,6 +134,7 @@ export function timingModel(
         role: '',
         replica: null,
         requestCount: totals.timeMs?.count ?? 0,
+        countTitle: (n) => `${n} requests with a measured transfer total`,
         stageId: null,
       },
       view: transfersView(totals, pct),
@@ -146,6 +148,7 @@ export function timingModel(
         role: '',
         replica: null,
         requestCount: perToken.ms?.count ?? 0,
+        countTitle: (n) => `${n} requests with a measured time per token`,
         stageId: null,
       },
       view: timePerTokenView(perToken, pct),
