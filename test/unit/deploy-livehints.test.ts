@@ -33,6 +33,16 @@ const codecLie: StageLiveNumbers = {
   n: 18,
   ttftNotRecorded: true,
 };
+/** A one-output talker (Model Runner V2 + async chunk): its prefill covers its decode. */
+const oneOutputTalker: StageLiveNumbers = {
+  stageId: 0,
+  ttftP50Ms: 1109.4,
+  prefillP50Ms: null,
+  prefillDecodeP50Ms: 1106.2,
+  queuedP50Ms: 0.41,
+  n: 6,
+  ttftNotRecorded: false,
+};
 const session: LiveStageNumbers = { sessionLabel: 'launch: vllm serve', stages: [talker, codecLie] };
 
 test('stage numbers: the largest phase first; a flagged TTFT is "not recorded", not 0', () => {
@@ -196,30 +206,21 @@ test("a hint fits the editor's default inlay hint length (43): the dominant phas
     ttftNotRecorded: false,
   };
   const thinker = { ...omniTalker, stageId: 0, ttftP50Ms: 415, prefillP50Ms: 411, decodeP50Ms: 982, queuedP50Ms: 1.61 };
-  const oneOutput: StageLiveNumbers = {
-    stageId: 0,
-    ttftP50Ms: 1109.4,
-    prefillP50Ms: null,
-    prefillDecodeP50Ms: 1106.2,
-    queuedP50Ms: 0.41,
-    n: 6,
-    ttftNotRecorded: false,
-  };
   assert.equal(formatStageNumbers(omniTalker), 'p50 decode 25.3 s · TTFT 96 ms (n=3)');
   assert.equal(formatStageNumbers(thinker), 'p50 decode 982 ms · TTFT 415 ms (n=3)');
-  assert.equal(formatStageNumbers(oneOutput), 'p50 prefill+decode 1.11 s · TTFT 1.11 s');
+  assert.equal(formatStageNumbers(oneOutputTalker), 'p50 prefill+decode 1.11 s · TTFT 1.11 s');
   assert.equal(formatStageNumbers({ ...codecLie, queuedP50Ms: 53, n: 120 }), 'p50 queued 53 ms · TTFT not recorded');
   // Room left: the next phases, then the count.
   assert.equal(
     formatStageNumbers({ ...thinker, decodeP50Ms: null }, 80),
     'p50 prefill 411 ms · TTFT 415 ms · queued 1.6 ms (n=3)',
   );
-  for (const stage of [talker, codecLie, omniTalker, thinker, oneOutput])
+  for (const stage of [talker, codecLie, omniTalker, thinker, oneOutputTalker])
     assert.ok(formatStageNumbers(stage).length <= INLAY_LABEL_BUDGET, formatStageNumbers(stage));
   // Too little room even for the largest phase and TTFT: the count goes, then the TTFT (its
   // tooltip has it); the largest phase keeps the "p50" that says what it is and its unit.
-  assert.equal(formatStageNumbers(oneOutput, 39), 'p50 prefill+decode 1.11 s · TTFT 1.11 s');
-  assert.equal(formatStageNumbers(oneOutput, 30), 'p50 prefill+decode 1.11 s');
+  assert.equal(formatStageNumbers(oneOutputTalker, 39), 'p50 prefill+decode 1.11 s · TTFT 1.11 s');
+  assert.equal(formatStageNumbers(oneOutputTalker, 30), 'p50 prefill+decode 1.11 s');
   assert.equal(formatStageNumbers(omniTalker, 20), 'p50 decode 25.3 s');
   // The tooltip has every number, the decode included.
   const hints = liveHints(analyzeFixture('qwen3_omni_moe.yaml'), {
@@ -327,17 +328,7 @@ test('a hint after base_config names its stage and still fits 43: the count, the
   assert.equal(codec.label, 'stage 1: p50 queued 1.25 s');
   assert.match(codec.tooltip, /^stage 1: TTFT not recorded · queued p50 1,250 ms \(n=18\)\n\nMeasured in /);
   // A one-output talker: prefill+decode stays, its TTFT is in the tooltip.
-  const oneOutput = first([
-    {
-      stageId: 0,
-      ttftP50Ms: 1109.4,
-      prefillP50Ms: null,
-      prefillDecodeP50Ms: 1106.2,
-      queuedP50Ms: 0.41,
-      n: 6,
-      ttftNotRecorded: false,
-    },
-  ]);
+  const oneOutput = first([oneOutputTalker]);
   assert.equal(oneOutput.label, 'stage 0: p50 prefill+decode 1.11 s');
   assert.match(oneOutput.tooltip, /^stage 0: TTFT p50 1,109 ms · prefill\+decode \(one output\) p50 1,106 ms/);
   // From an INFO-level session: the word "time" goes before "incl. upstream".
