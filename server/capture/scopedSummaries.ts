@@ -19,6 +19,8 @@ export interface ScopedFigures {
   readonly endToEnd: SummaryResult['endToEnd'];
   readonly tablesMissing: SummaryResult['tablesMissing'];
   readonly edges: SummaryResult['edges'];
+  /** The requests in scope read from the per-request stats dicts alone (no phase split: legacyStats.ts). */
+  readonly legacyDictRequests: number;
 }
 
 /** A few recent scopes are enough (a boot picked per view, the status bar's last boot, a window). */

@@ -151,6 +151,11 @@ export class Session {
     return this.analysis.summary(maxRequestIds);
   }
 
+  /** The log's legacy-stats-format finding for `requests` of its requests, `legacyRequests` of them read from dicts (StreamAnalysis.legacyFindingOver). */
+  legacyFindingOver(requests: number, legacyRequests: number): Finding | null {
+    return this.analysis.legacyFindingOver(requests, legacyRequests);
+  }
+
   /** Sorted/filtered request orders of the request table, kept while no request arrives. */
   readonly requestOrders = new RequestOrderCache();
 

@@ -67,6 +67,7 @@ function figuresOver(session: Session, rows: Iterable<number>, roles: Readonly<R
   const tablesMissing = new TablesMissingCounter();
   const boots = session.bootPipelineEvidence();
   let count = 0;
+  let legacyDictRequests = 0;
   for (const i of rows) {
     const r = requests.at(i) as AnalyzedRequest;
     boots.add(r);
@@ -75,6 +76,7 @@ function figuresOver(session: Session, rows: Iterable<number>, roles: Readonly<R
     findings.add(r);
     endToEnd.add(r);
     tablesMissing.add(r);
+    if (r.legacyDict === true) legacyDictRequests += 1;
     count += 1;
   }
   const stages = summaries.stages();
@@ -87,18 +89,29 @@ function figuresOver(session: Session, rows: Iterable<number>, roles: Readonly<R
     endToEnd: endToEnd.summary(),
     tablesMissing: tablesMissing.notice(),
     edges: edges.edges(),
+    legacyDictRequests,
   };
 }
 
-/** The summary of these figures, with what the session says beside its requests (scrapes, deploy evidence). */
+/**
+ * The summary of these figures, with what the session says beside its requests (its log's format,
+ * scrapes, deploy evidence).
+ */
 function summaryOf(session: Session, figures: ScopedFigures, scope?: ExplainScope): SummaryResult {
+  // Made here, not kept with the figures: the log's dicts are counted as they come, with or without a request.
+  const legacy = session.legacyFindingOver(figures.requestCount, figures.legacyDictRequests);
   return {
     sessionId: session.id,
     requestCount: figures.requestCount,
     stages: figures.stages,
     replicas: figures.replicas,
     findings: withDeployEvidence(
-      [...figures.findings, ...session.metricFindings(), ...prometheusMetricFindings(session)],
+      [
+        ...figures.findings,
+        ...(legacy === null ? [] : [legacy]),
+        ...session.metricFindings(),
+        ...prometheusMetricFindings(session),
+      ],
       session.info.deployConfig,
     ),
     histograms: session.histograms(),

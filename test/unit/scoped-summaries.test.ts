@@ -42,6 +42,7 @@ function figuresOf(analysis: StreamAnalysis, roles: Readonly<Record<string, stri
     endToEnd: snapshot.endToEnd,
     tablesMissing: snapshot.tablesMissing,
     edges: snapshot.edges,
+    legacyDictRequests: snapshot.legacyRequests,
   };
 }
 

@@ -335,6 +335,17 @@ export class StreamAnalysis {
     return f === null ? [] : [f];
   }
 
+  /**
+   * The log's legacy-stats-format finding for some of its requests (a window, a scope): the
+   * dicts are the log's, so its words are; it is a warning when none of those `requests` has a
+   * phase split (`legacyRequests` of them read from dicts alone), as the whole log's is. Null
+   * without dicts.
+   */
+  legacyFindingOver(requests: number, legacyRequests: number): Finding | null {
+    const [f] = this.legacyFindings();
+    return f === undefined ? null : { ...f, severity: legacyRequests >= requests ? 'warning' : 'info' };
+  }
+
   private bootFindings(): Finding[] {
     const f = bootsDifferFinding(this.bootPipelines.pipelines());
     return f === null ? [] : [f];
