@@ -30,6 +30,7 @@ import { PrometheusSection } from './prometheusSection';
 import { scrapeModel } from './scrapeModel';
 import { headline, summaryModel, trendLabel } from './summaryModel';
 import { edgeModel } from './edgeModel';
+import { endToEndModel } from './endToEndModel';
 import { SummaryTable } from './summaryTable';
 import { legacyStatsOnly, timingModel } from './timingModel';
 import { overallCaption, overallModel } from './overallModel';
@@ -176,6 +177,26 @@ const edgeSection = h(
   h('div', { className: 'table-wrap' }, edgeTable.el),
 );
 edgeSection.hidden = true;
+// Under a phase table, each request's end to end and its time per token where the log prints one
+// (the vllm-omni#891 branch's dicts beside its tables), as the CLI's end-to-end table.
+const endToEndTable = new SummaryTable(() => openPanel({}), {
+  testId: 'e2e-summary',
+  rowTestId: 'e2e-row',
+  label: 'End to end per request',
+  count: (n, row) => ({ text: `n=${n}`, title: row.countTitle?.(n) ?? `${n} requests` }),
+  rowHeader: 'per request',
+  rowAction: () => 'open the requests',
+});
+// Its printed values left out of the percentiles (a 0.0 time per token), in the CLI's words.
+const endToEndLeftOut = h('p', { className: 'muted few-values-note', testId: 'e2e-left-out-note' });
+const endToEndSection = h(
+  'section',
+  { className: 'e2e-section', testId: 'e2e-section', attrs: { 'aria-label': 'End to end' } },
+  h('h2', {}, 'End to end ', h('span', { className: 'muted source-note', text: 'per request, from the log' })),
+  h('div', { className: 'table-wrap' }, endToEndTable.el),
+  endToEndLeftOut,
+);
+endToEndSection.hidden = true;
 const prometheusSection = new PrometheusSection();
 const tableCaptionNote = h('span', { className: 'muted source-note', text: 'per request, per stage' });
 const tableCaptionHeading = h('span', { text: 'From the log' });
@@ -213,6 +234,7 @@ const live = h(
   negativeAddedNote,
   ttftWaitedNote,
   leftOutNote,
+  endToEndSection,
   waiting,
   noStageStats,
   runSummary.el,
@@ -265,6 +287,8 @@ function render(): void {
     waiting.hidden = session === null || scrapeOnly;
     noStageStats.hidden = !scrapeOnly;
     setText(noStageStats, scrapeOnly ? METRICS_ONLY_TEXT : '');
+    // Another session's end to end is not this one's.
+    endToEndSection.hidden = true;
     // Until the session's summary arrives: its own trend so far, never the last session's line.
     if (session !== null) {
       const key = trendKey(session.id, bootOf(state, session.id));
@@ -303,17 +327,25 @@ function render(): void {
         };
   setText(tableCaptionHeading, caption.heading);
   setText(tableCaptionNote, caption.note);
+  const phaseModel = overall === null && !timingOnly ? summaryModel(summary, state.percentile, stageNames) : null;
   const model =
     overall !== null
       ? overallModel(overall, state.percentile, stageNames)
-      : timingOnly
-        ? timingModel(summary, state.percentile, stageNames, legacyOnly)
-        : summaryModel(summary, state.percentile, stageNames);
+      : (phaseModel ?? timingModel(summary, state.percentile, stageNames, legacyOnly));
   table.update(model);
+  // The phase table has no end-to-end row: the end-to-end table under it has them.
+  const endToEnd = model === phaseModel ? endToEndModel(summary, state.percentile) : null;
+  endToEndSection.hidden = endToEnd === null;
+  if (endToEnd !== null) endToEndTable.update(endToEnd);
+  const endToEndNotes = endToEnd?.leftOut ?? [];
+  endToEndLeftOut.hidden = endToEndNotes.length === 0;
+  setText(endToEndLeftOut, endToEndNotes.length === 0 ? '' : `Left out of the percentiles: ${endToEndNotes.join(' ')}`);
   slowestLine.hidden = model.slowest === undefined || model.slowest === null;
   setText(slowestText, model.slowest?.text ?? '');
   slowestLine.title = model.slowest?.title ?? '';
-  const few = model.rows.some((r) => Object.values(r.cells).some((c) => c.fewValues === true));
+  const few = [...model.rows, ...(endToEnd?.rows ?? [])].some((r) =>
+    Object.values(r.cells).some((c) => c.fewValues === true),
+  );
   fewValuesNote.hidden = !few;
   negativeAddedNote.hidden = model.negativeAdded !== true;
   ttftWaitedNote.hidden = model.ttftWaited !== true;

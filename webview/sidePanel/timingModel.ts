@@ -4,13 +4,20 @@
 // (request_level_metrics dicts, or the records of its .stats.jsonl files), the same and each
 // request's transfer total and its time per token, as the CLI's table. Same row shape as the
 // phase table, so the same view draws it.
-import { maxOf, TIME_PER_TOKEN_LABEL, TIME_PER_TOKEN_SOURCE, timePerTokenLeftOut } from '../../server/shared';
-import type { Percentile, SummaryResult, TimePerTokenSummary, TransfersTotalSummary } from '../../server/protocol';
+import type { Percentile, SummaryResult, TransfersTotalSummary } from '../../server/protocol';
 import { FIELD_OMNI_TIMING_STAGE, stageLabel } from '../shared/labels';
 import type { ValueView } from '../shared/valueState';
 import { formatExact } from '../shared/format';
-import { distributionView, STATE_TEXT, summaryFieldView } from '../shared/valueState';
-import type { SummaryCell, SummaryColumn, SummaryModel, SummaryRow } from './summaryModel';
+import { distributionView, summaryFieldView } from '../shared/valueState';
+import {
+  END_TO_END_SOURCE,
+  endToEndRow,
+  leftOutOf,
+  rowsWithBars,
+  timePerTokenRow,
+  type RowView,
+} from './endToEndModel';
+import type { SummaryColumn, SummaryModel } from './summaryModel';
 
 const TIME: SummaryColumn = {
   id: 'time',
@@ -44,19 +51,6 @@ function transfersView(totals: TransfersTotalSummary, pct: Percentile): ValueVie
   return notes.length === 0 ? view : { ...view, title: `${view.title} ${notes.join(' ')}` };
 }
 
-/**
- * The request's time per token as the dicts print it, over measured values: a 0.0 (no output
- * token) is left out and said, so a row of only such is "not recorded", never 0 ms.
- */
-function timePerTokenView(perToken: TimePerTokenSummary, pct: Percentile): ValueView {
-  const leftOut = timePerTokenLeftOut(perToken);
-  const what = `${TIME_PER_TOKEN_LABEL} (${TIME_PER_TOKEN_SOURCE})`;
-  if (perToken.ms === null)
-    return { text: STATE_TEXT.notRecorded, state: 'notRecorded', title: `${what}: ${leftOut.join(' ')}`, value: null };
-  const view = distributionView(perToken.ms, pct, what, '');
-  return leftOut.length === 0 ? view : { ...view, title: `${view.title} ${leftOut.join(' ')}`, partial: true };
-}
-
 function toMs(view: ValueView): ValueView {
   if (view.value === null) return view;
   const ms = view.value * 1000;
@@ -87,7 +81,7 @@ export function timingModel(
   /** Every request is a request_level_metrics dict's (the format before February 2026). */
   legacy = false,
 ): SummaryModel {
-  const views: { row: Omit<SummaryRow, 'cells'>; view: ValueView }[] = [];
+  const views: RowView[] = [];
   for (const stage of summary.stages) {
     if (stage.replicaId !== null) continue;
     const view =
@@ -107,25 +101,8 @@ export function timingModel(
       view,
     });
   }
-  const e2e = summary.endToEnd;
-  views.push({
-    row: {
-      key: 'e2e',
-      label: 'end to end',
-      role: '',
-      replica: null,
-      requestCount: e2e?.ms.count ?? null,
-      countTitle: (n) => `${n} requests with a measured end-to-end time`,
-      stageId: null,
-    },
-    view: distributionView(
-      e2e?.ms ?? null,
-      pct,
-      legacy ? 'end to end (e2e_time_ms)' : 'end to end (e2e_total_ms, or [OmniTiming] total)',
-      'no request printed its end-to-end time yet.',
-    ),
-  });
-  const totals = e2e?.transfersTotal;
+  views.push(endToEndRow(summary, pct, legacy ? 'end to end (e2e_time_ms)' : END_TO_END_SOURCE));
+  const totals = summary.endToEnd?.transfersTotal;
   if (legacy && totals !== undefined)
     views.push({
       row: {
@@ -139,32 +116,8 @@ export function timingModel(
       },
       view: transfersView(totals, pct),
     });
-  const perToken = e2e?.timePerToken;
-  if (perToken !== undefined)
-    views.push({
-      row: {
-        key: 'timePerToken',
-        label: TIME_PER_TOKEN_LABEL,
-        role: '',
-        replica: null,
-        requestCount: perToken.ms?.count ?? 0,
-        countTitle: (n) => `${n} requests with a measured time per token`,
-        stageId: null,
-      },
-      view: timePerTokenView(perToken, pct),
-    });
-  const max = maxOf(
-    0,
-    views.map((v) => v.view.value ?? 0),
-  );
-  const rows = views.map(({ row, view }): SummaryRow => {
-    const cell: SummaryCell = {
-      ...view,
-      ratio: view.value === null || max <= 0 ? 0 : Math.max(0, Math.min(1, view.value / max)),
-      hot: false,
-    };
-    return { ...row, cells: { [TIME.id]: cell } };
-  });
-  const leftOut = timePerTokenLeftOut(perToken);
-  return { columns: [legacy ? LEGACY_TIME : TIME], rows, ...(leftOut.length === 0 ? {} : { leftOut }) };
+  const perToken = timePerTokenRow(summary, pct);
+  if (perToken !== null) views.push(perToken);
+  const column = legacy ? LEGACY_TIME : TIME;
+  return { columns: [column], rows: rowsWithBars(views, column), ...leftOutOf(summary) };
 }

@@ -1,0 +1,109 @@
+// The side panel's end-to-end rows, as the CLI's "End to end per request" table has them: each
+// request's end to end and, where the log prints one, its time per token (e2e_tpt or
+// e2e_time_per_token_ms), a 0.0 (no output token) said under the table, never a 0 ms. The
+// [OmniTiming] and legacy-dicts tables (timingModel.ts) end with these rows; a log with stage
+// tables and a time per token (the vllm-omni#891 branch prints its dicts beside them) shows them
+// as their own table under the phase table.
+import { maxOf, TIME_PER_TOKEN_LABEL, TIME_PER_TOKEN_SOURCE, timePerTokenLeftOut } from '../../server/shared';
+import type { Percentile, SummaryResult, TimePerTokenSummary } from '../../server/protocol';
+import type { ValueView } from '../shared/valueState';
+import { distributionView, STATE_TEXT } from '../shared/valueState';
+import type { SummaryCell, SummaryColumn, SummaryModel, SummaryRow } from './summaryModel';
+
+/** A row before its bar: what it is and its value. */
+export interface RowView {
+  readonly row: Omit<SummaryRow, 'cells'>;
+  readonly view: ValueView;
+}
+
+/** Where a log with stage tables or [OmniTiming] lines has its end to end, for the hover. */
+export const END_TO_END_SOURCE = 'end to end (e2e_total_ms, or [OmniTiming] total)';
+
+/** The request's end to end; `source` names the fields it is read from, for the hover. */
+export function endToEndRow(summary: SummaryResult, pct: Percentile, source: string): RowView {
+  const e2e = summary.endToEnd;
+  return {
+    row: {
+      key: 'e2e',
+      label: 'end to end',
+      role: '',
+      replica: null,
+      requestCount: e2e?.ms.count ?? null,
+      countTitle: (n) => `${n} requests with a measured end-to-end time`,
+      stageId: null,
+    },
+    view: distributionView(e2e?.ms ?? null, pct, source, 'no request printed its end-to-end time yet.'),
+  };
+}
+
+/**
+ * The request's time per token as the dicts print it, over measured values: a 0.0 (no output
+ * token) is left out and said, so a row of only such is "not recorded", never 0 ms.
+ */
+function timePerTokenView(perToken: TimePerTokenSummary, pct: Percentile): ValueView {
+  const leftOut = timePerTokenLeftOut(perToken);
+  const what = `${TIME_PER_TOKEN_LABEL} (${TIME_PER_TOKEN_SOURCE})`;
+  if (perToken.ms === null)
+    return { text: STATE_TEXT.notRecorded, state: 'notRecorded', title: `${what}: ${leftOut.join(' ')}`, value: null };
+  const view = distributionView(perToken.ms, pct, what, '');
+  return leftOut.length === 0 ? view : { ...view, title: `${view.title} ${leftOut.join(' ')}`, partial: true };
+}
+
+/** The time per token row; null when the log prints none. */
+export function timePerTokenRow(summary: SummaryResult, pct: Percentile): RowView | null {
+  const perToken = summary.endToEnd?.timePerToken;
+  if (perToken === undefined) return null;
+  return {
+    row: {
+      key: 'timePerToken',
+      label: TIME_PER_TOKEN_LABEL,
+      role: '',
+      replica: null,
+      requestCount: perToken.ms?.count ?? 0,
+      countTitle: (n) => `${n} requests with a measured time per token`,
+      stageId: null,
+    },
+    view: timePerTokenView(perToken, pct),
+  };
+}
+
+/** The rows of a one-column table, each bar a share of the largest value. */
+export function rowsWithBars(views: readonly RowView[], column: SummaryColumn): SummaryRow[] {
+  const max = maxOf(
+    0,
+    views.map((v) => v.view.value ?? 0),
+  );
+  return views.map(({ row, view }): SummaryRow => {
+    const cell: SummaryCell = {
+      ...view,
+      ratio: view.value === null || max <= 0 ? 0 : Math.max(0, Math.min(1, view.value / max)),
+      hot: false,
+    };
+    return { ...row, cells: { [column.id]: cell } };
+  });
+}
+
+/** The printed times per token left out of the percentiles, in the CLI's words; absent when none was. */
+export function leftOutOf(summary: SummaryResult): Pick<SummaryModel, 'leftOut'> {
+  const leftOut = timePerTokenLeftOut(summary.endToEnd?.timePerToken);
+  return leftOut.length === 0 ? {} : { leftOut };
+}
+
+const END_TO_END_TIME: SummaryColumn = {
+  id: 'time',
+  label: 'time',
+  unit: 'ms',
+  group: 'total',
+  help: `Each request's end-to-end time (e2e_total_ms of RequestE2EStats, or the [OmniTiming] total), then its ${TIME_PER_TOKEN_LABEL} (${TIME_PER_TOKEN_SOURCE}; a 0.0 left out: no output token).`,
+};
+
+/**
+ * The end-to-end table beside a phase table: end to end and time per token, as the CLI prints
+ * them; null for a log that prints no time per token (the phase table and the trend say the rest).
+ */
+export function endToEndModel(summary: SummaryResult, pct: Percentile): SummaryModel | null {
+  const perToken = timePerTokenRow(summary, pct);
+  if (perToken === null) return null;
+  const views = [endToEndRow(summary, pct, END_TO_END_SOURCE), perToken];
+  return { columns: [END_TO_END_TIME], rows: rowsWithBars(views, END_TO_END_TIME), ...leftOutOf(summary) };
+}
