@@ -4,7 +4,9 @@
 // and shows each stage's time and the end-to-end time instead of an empty phase table. Then a
 // log of vLLM-Omni's format before February 2026 whose one request had no output token: its
 // time per token row reads "not recorded", and its e2e_tpt of 0.0 is said under the table in
-// the CLI's words, never taken as 0 ms; its trend and the status bar both name end to end.
+// the CLI's words, never taken as 0 ms; its trend and the status bar both name end to end. A
+// log of the vllm-omni#891 branch (stats tables, and the dict with its e2e_tpt before them) keeps
+// its phase table, with the end to end and time per token in a table under it.
 import assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { uiTest } from '../harness/ui';
@@ -12,6 +14,7 @@ import { importLog, sideBarWebview, waitText } from './uiHelpers';
 
 const LOG = path.resolve(__dirname, '../../fixtures/upstream-rendered/qwen3tts-info-level-omnitiming-only.log');
 const LEGACY_LOG = path.resolve(__dirname, '../../fixtures/logs/legacy-offline-one-request.log');
+const PR891_LOG = path.resolve(__dirname, '../../fixtures/logs/pr891-stage-wall-time-list.log');
 
 uiTest(
   'Import Log of an INFO-level server: the missing stats tables said once, stage time and end to end shown; a 0.0 time per token left out',
@@ -75,4 +78,35 @@ uiTest(
     await wb.screenshot('legacy-time-per-token-side-panel');
   },
   { timeoutMs: 180_000 },
+);
+
+uiTest(
+  'Import Log of a vllm-omni#891 log: its phase table, and under it end to end and time per token as analyze prints them',
+  async (wb) => {
+    await wb.page.setViewportSize({ width: 1400, height: 900 });
+    // The extension loads with a deploy YAML open, as a user has one.
+    await wb.openFile('qwen3_tts.yaml');
+    await importLog(wb, PR891_LOG);
+    await wb.runCommand('Stage Lens: Open Latency Details');
+    const view = await sideBarWebview(wb, 60_000);
+    await waitText(
+      view,
+      '[data-testid="session-title"]',
+      (t) => t.startsWith('pr891-stage-wall-time-list.log'),
+      'the #891 log as the current session',
+    );
+    const row = '[data-testid="e2e-row"][data-stage-key="timePerToken"]';
+    await waitText(view, `${row} .stage-id`, (t) => t === 'time per token', 'the time per token row');
+    // analyze: `time per token  1   5.667   5.667   5.667   5.667`, under `end to end  1  11,691 ...`.
+    assert.equal(await view.locator(`${row} td[data-col="time"] .v`).textContent(), '5.67');
+    assert.equal(
+      await view.locator('[data-testid="e2e-row"][data-stage-key="e2e"] td[data-col="time"] .v').textContent(),
+      '11,691',
+    );
+    // The phase table stays: its stages, no end-to-end row among them.
+    assert.equal(await view.locator('[data-testid="stage-row"]').count(), 3);
+    assert.equal(await view.locator('[data-testid="e2e-left-out-note"]').isVisible(), false);
+    await wb.screenshot('pr891-time-per-token-side-panel');
+  },
+  { timeoutMs: 120_000 },
 );
