@@ -15,7 +15,8 @@ import { ScrapeGauges } from '../core/explain/scrapeGauges';
 import { KvUsageTracker, metricNotReportingInScrape } from '../core/explain/metricNotReporting';
 import type { ParsedExposition } from '../core/metricsText/model';
 import { parseExposition } from '../core/metricsText/exposition';
-import { histogramSummariesOf } from '../core/metricsText/scrapeSummary';
+import { histogramSummariesOf, scrapeProblemsOf } from '../core/metricsText/scrapeSummary';
+import { MAX_SCRAPE_BYTES } from './inputByKind';
 import { scrapeLifeOf } from '../core/metricsText/counterReset';
 import type { GzipInputKind } from '../core/gzipInput';
 import type { ParseProblem } from '../core/records';
@@ -89,6 +90,8 @@ export class Session {
   private startLine: ServerStartLine | null = null;
   /** Whether the stored input damage (meta.inputDamage) was read into the analysis: once, at the end of the streams. */
   private damageRead = false;
+  /** Whether an imported scrape's text was read (imported here, or read back from the stored bytes). */
+  private scrapeTextRead = false;
 
   constructor(
     meta: SessionMeta,
@@ -215,12 +218,23 @@ export class Session {
     this.events.changed(this);
   }
 
-  /** A whole /metrics scrape read from a file (an import): its histograms and gauges, as a scraped endpoint's. */
+  /**
+   * A whole /metrics scrape read from a file (an import): its histograms and gauges, as a scraped
+   * endpoint's, and the lines it could not read as the session's parse problems, as a log's are.
+   */
   applyImportedScrape(text: string): void {
-    const exposition = parseExposition(text);
+    const exposition = this.readScrapeText(text, Date.now());
     this.updateInfo({ importedScrape: true });
-    this.applyScrapeGauges(exposition, Date.now());
     this.applyScrape(histogramSummariesOf(exposition, this.metricFindings()), 'endpoint', scrapeLifeOf(exposition));
+  }
+
+  /** What an imported scrape's text says besides its stored rows: its findings and unreadable lines (nothing is written). */
+  private readScrapeText(text: string, atMs: number): ParsedExposition {
+    const exposition = parseExposition(text);
+    this.scrapeTextRead = true;
+    this.applyScrapeGauges(exposition, atMs);
+    this.analysis.ingest({ records: [], problems: scrapeProblemsOf(exposition) });
+    return exposition;
   }
 
   /** The last start-up line the log printed (vLLM's version line, `Starting vLLM API server`, ...), or null. */
@@ -360,6 +374,11 @@ export class Session {
   }
 
   private endStreams(): void {
+    // Imported by another window, or before the server restarted: its stored bytes are the scrape.
+    if (!this.scrapeTextRead && this.meta.info.importedScrape === true) {
+      const text = this.files.storedText('file', MAX_SCRAPE_BYTES);
+      if (text !== null) this.readScrapeText(text, this.chunkTime);
+    }
     const damage = this.damageRead ? undefined : this.meta.inputDamage;
     const damagedParser = damage === undefined ? undefined : this.parsers.get(damage.stream);
     for (const parser of this.parsers.values()) this.analysis.ingest(parser.end());

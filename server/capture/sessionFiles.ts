@@ -145,6 +145,17 @@ export class SessionFiles {
     }
   }
 
+  /** The bytes of one stream as text (an imported scrape's), or null when there are none or more than `maxBytes`. */
+  storedText(stream: StoredChunk['stream'], maxBytes: number): string | null {
+    try {
+      const file = path.join(this.dir, `${stream}.log`);
+      if (statSync(file).size > maxBytes) return null;
+      return readFileSync(file, 'utf8');
+    } catch {
+      return null;
+    }
+  }
+
   /** A reader of the stored chunks from the start (see storage/storedChunks.ts). */
   chunkReader(startedAt: number): StoredChunkReader {
     return new StoredChunkReader(this.dir, startedAt);
