@@ -85,7 +85,8 @@ export class Session {
   /** Running / waiting / KV-cache usage per (stage, replica) from this session's scrapes. */
   readonly scrapeGauges = new ScrapeGauges();
   private readonly kvUsage = new KvUsageTracker();
-  private scrapeFindings: Finding[] = [];
+  /** Null until a scrape is read here: the stored ones (an earlier capture's, another window's) are read then. */
+  private scrapeFindings: Finding[] | null = null;
   /** The last start-up line of the server's log (a launched server's /metrics start-up, scrapeStartup.ts). */
   private startLine: ServerStartLine | null = null;
   /** Whether the stored input damage (meta.inputDamage) was read into the analysis: once, at the end of the streams. */
@@ -192,6 +193,7 @@ export class Session {
 
   /** metric-not-reporting findings of the scrapes (the latest scrape's, KV usage over all of them). */
   metricFindings(): readonly Finding[] {
+    if (this.scrapeFindings === null) this.scrapeFindings = this.files.lastScrapeFindings() ?? [];
     return this.scrapeFindings;
   }
 
@@ -212,6 +214,8 @@ export class Session {
     if (from === 'endpoint') this.scrapeLife = life;
     if (reset !== null) this.restart = { atMs: Date.now(), ...reset };
     this.files.saveScrape(rows);
+    // Kept with the rows: a reopened session lists its findings as its rows are marked.
+    if (from === 'endpoint') this.files.saveScrapeFindings(this.metricFindings());
     this.scrapeRows = rows;
     if (this.meta.info.status === 'starting') this.setStatus('running', null);
     this.setLastError(null);
@@ -272,6 +276,7 @@ export class Session {
   async followStored(reader: StoredChunkReader): Promise<void> {
     // The capturing window rewrites scrape.json as scrapes arrive: read it again when asked.
     this.scrapeRows = null;
+    if (!this.scrapeTextRead) this.scrapeFindings = null;
     let read = false;
     for await (const chunk of reader.read(false)) {
       this.ingest(chunk, 'follow');

@@ -122,7 +122,7 @@ test('an imported /metrics scrape (text and .prom.gz) lists and exports the find
   await stopped(lsp);
 });
 
-test('a session attached to a /metrics URL on loopback lists and exports the findings the CLI prints for its body', async () => {
+test('a session attached to a /metrics URL on loopback lists and exports the findings the CLI prints for its body, also reopened', async () => {
   const body = stuckBody();
   const file = path.join(storage, 'served.prom');
   fs.writeFileSync(file, body);
@@ -149,4 +149,14 @@ test('a session attached to a /metrics URL on loopback lists and exports the fin
   assert.deepEqual(got.findings, cli.findings);
   await lsp.request('stageLens/stop', { sessionId: info.id });
   await stopped(lsp);
+
+  // Reopened by another language server: its scrapes' findings are kept with the session, as its rows are.
+  const reopened = await startLanguageServer(storage);
+  const again = await findingsOf(reopened, info.id, 'attached-reopened');
+  assert.deepEqual(again.listed.map(jsonFields), cli.findings);
+  assert.deepEqual(again.findings, cli.findings);
+  const summaryAgain = await reopened.request('stageLens/summary', { sessionId: info.id });
+  assert.deepEqual(summaryAgain.findings.map(jsonFields), cli.findings);
+  assert.ok(summaryAgain.histograms.length > 0);
+  await stopped(reopened);
 });
