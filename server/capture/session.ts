@@ -18,7 +18,7 @@ import { parseExposition } from '../core/metricsText/exposition';
 import { histogramSummariesOf, scrapeProblemsOf } from '../core/metricsText/scrapeSummary';
 import { MAX_SCRAPE_BYTES } from './inputByKind';
 import { scrapeLifeOf } from '../core/metricsText/counterReset';
-import type { GzipInputKind } from '../core/gzipInput';
+import { scrapeGzipDamagedFindingOf, type GzipInputKind } from '../core/gzipInput';
 import type { ParseProblem } from '../core/records';
 import type { Finding, FindingCode } from '../core/analysis/types';
 import type { ExitInfo, CaptureListener, CaptureSource, ChunkStream } from './source';
@@ -91,6 +91,8 @@ export class Session {
   private startLine: ServerStartLine | null = null;
   /** Whether the stored input damage (meta.inputDamage) was read into the analysis: once, at the end of the streams. */
   private damageRead = false;
+  /** Where an imported scrape's gzip data broke off (input-gzip-damaged), once its streams ended. */
+  private scrapeDamage: Finding | null = null;
   /** Whether an imported scrape's text was read (imported here, or read back from the stored bytes). */
   private scrapeTextRead = false;
 
@@ -195,6 +197,11 @@ export class Session {
   metricFindings(): readonly Finding[] {
     if (this.scrapeFindings === null) this.scrapeFindings = this.files.lastScrapeFindings() ?? [];
     return this.scrapeFindings;
+  }
+
+  /** What an imported scrape's file says of itself (its gzip data broke off): after its findings, as `analyze` lists them. */
+  scrapeInputFindings(): readonly Finding[] {
+    return this.scrapeDamage === null ? [] : [this.scrapeDamage];
   }
 
   /** A good scrape's gauges (running, waiting, KV usage) and what it says about metrics that do not report. */
@@ -389,13 +396,18 @@ export class Session {
     for (const parser of this.parsers.values()) this.analysis.ingest(parser.end());
     this.parsers.clear();
     if (damage !== undefined) {
-      // Placed at the last line read, as the CLI places it; the same whether captured or replayed.
       const { message, gzipDamaged, input } = damage;
-      const broke = input === undefined ? gzipDamaged : { ...gzipDamaged, input };
-      this.analysis.ingest({
-        records: [],
-        problems: [{ line: damagedParser?.lastLine ?? 1, message, gzipDamaged: broke }],
-      });
+      // An imported scrape's break is a finding after its own, not a line of it, as `analyze` has it.
+      if (input === 'scrape' && this.meta.info.importedScrape === true)
+        this.scrapeDamage = scrapeGzipDamagedFindingOf(message);
+      else {
+        // Placed at the last line read, as the CLI places it; the same whether captured or replayed.
+        const broke = input === undefined ? gzipDamaged : { ...gzipDamaged, input };
+        this.analysis.ingest({
+          records: [],
+          problems: [{ line: damagedParser?.lastLine ?? 1, message, gzipDamaged: broke }],
+        });
+      }
       this.damageRead = true;
     }
     this.analysis.flush();

@@ -14,7 +14,7 @@ import type { Session } from './session';
 import { deployConfigMismatchOf, deployConfigProblem, snapshotWithDeployEvidence } from './deployEvidence';
 import { deployConfigJson, type DeployConfigJson } from '../core/deployConfigUsed';
 import { snapshotWithFindings } from '../core/analysis/snapshotWithFindings';
-import { metricFindingsOf } from './sessionQueries';
+import { scrapeFindingsOf } from './sessionQueries';
 
 export const EXPORT_FORMATS: readonly ExportFormat[] = ['json', 'csv', 'trace'];
 
@@ -133,7 +133,7 @@ export async function exportSession(session: Session, format: ExportFormat, path
     // as the views show them and `analyze --deploy-config` prints them.
     snapshot: () =>
       snapshotWithDeployEvidence(
-        snapshotWithFindings(session.snapshot(), metricFindingsOf(session)),
+        snapshotWithFindings(session.snapshot(), scrapeFindingsOf(session)),
         info.deployConfig,
       ),
     histograms: session.histograms(),

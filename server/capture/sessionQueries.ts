@@ -41,13 +41,16 @@ import type { ScopedFigures } from './scopedSummaries';
 /** A session's findings (all request ids), with its matched deploy config's evidence: the summary's, as the CLI prints them. */
 export function sessionFindings(session: Session): Finding[] {
   return [
-    ...withDeployEvidence([...session.snapshot().findings, ...metricFindingsOf(session)], session.info.deployConfig),
+    ...withDeployEvidence([...session.snapshot().findings, ...scrapeFindingsOf(session)], session.info.deployConfig),
   ];
 }
 
-/** What the session's scrapes (an endpoint, an imported file, Prometheus) say of metrics that do not report; after its requests' findings. */
-export function metricFindingsOf(session: Session): Finding[] {
-  return [...session.metricFindings(), ...prometheusMetricFindings(session)];
+/**
+ * What the session's scrapes (an endpoint, an imported file, Prometheus) say of metrics that do not
+ * report, and an imported scrape of its file; after its requests' findings, as `analyze` lists them.
+ */
+export function scrapeFindingsOf(session: Session): Finding[] {
+  return [...session.metricFindings(), ...session.scrapeInputFindings(), ...prometheusMetricFindings(session)];
 }
 
 /** The mask of a session's requests in a scope (the explain index keeps the requests' order). */
@@ -104,7 +107,7 @@ function summaryOf(session: Session, figures: ScopedFigures, scope?: ExplainScop
     requestCount: figures.requestCount,
     stages: figures.stages,
     replicas: figures.replicas,
-    findings: withDeployEvidence([...figures.findings, ...metricFindingsOf(session)], session.info.deployConfig),
+    findings: withDeployEvidence([...figures.findings, ...scrapeFindingsOf(session)], session.info.deployConfig),
     histograms: session.histograms(),
     scrapeRestart: session.scrapeRestart(),
     prometheus: prometheusPanelOf(session),
@@ -146,7 +149,7 @@ export function sessionSummary(session: Session, windowSeconds?: number, scope?:
     requestCount: session.requests().length,
     stages: summary.stages,
     replicas: summary.replicas,
-    findings: withDeployEvidence([...summary.findings, ...metricFindingsOf(session)], session.info.deployConfig),
+    findings: withDeployEvidence([...summary.findings, ...scrapeFindingsOf(session)], session.info.deployConfig),
     histograms: session.histograms(),
     scrapeRestart: session.scrapeRestart(),
     prometheus: prometheusPanelOf(session),

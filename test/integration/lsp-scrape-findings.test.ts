@@ -1,8 +1,9 @@
 // A /metrics scrape's findings (a family registered but stuck at 0) and the lines it could not
 // read, over a real connection to the language server: an Import Log... of a saved scrape (text
 // or .prom.gz) and a session attached to a /metrics URL on loopback list and export the findings
-// `stage-lens analyze --format json` prints for the same body, word for word; an import records
-// its unreadable lines as its parse problems, as the CLI does, there again when it is reopened.
+// `stage-lens analyze --format json` prints for the same body, word for word and in its order (a
+// cut .gz's break after the scrape's findings); an import records its unreadable lines as its
+// parse problems, as the CLI does; all of it there again when the session is reopened.
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as http from 'node:http';
@@ -74,12 +75,16 @@ async function stopped(lsp: LspProcess): Promise<void> {
   await exited;
 }
 
-test('an imported /metrics scrape (text and .prom.gz) lists and exports the findings and problems the CLI prints, also reopened', async () => {
+test('an imported /metrics scrape (text, .prom.gz, one cut short) lists and exports the findings and problems the CLI prints, also reopened', async () => {
   const body = stuckBody();
   const text = path.join(storage, 'metrics.prom');
   const gz = path.join(storage, 'metrics.prom.gz');
+  const cut = path.join(storage, 'cut.prom.gz');
   fs.writeFileSync(text, body);
-  fs.writeFileSync(gz, zlib.gzipSync(body));
+  const whole = zlib.gzipSync(body);
+  fs.writeFileSync(gz, whole);
+  // Cut after the prefill series (whose zeros are the finding) and before the end.
+  fs.writeFileSync(cut, whole.subarray(0, Math.floor(whole.length * 0.8)));
   const cli = analyzed(text);
   // The case at hand: the CLI has the finding and the two unreadable lines.
   assert.deepEqual(
@@ -92,32 +97,44 @@ test('an imported /metrics scrape (text and .prom.gz) lists and exports the find
     { line: 32, message: 'metrics: expected "," or "}" after label "stage"' },
   ]);
   assert.deepEqual(analyzed(gz), cli);
+  // Cut short: the scrape's findings, then where its data broke off (a finding, not a line of it).
+  const cliCut = analyzed(cut);
+  assert.equal(cliCut.findings.at(-1)?.code, 'input-gzip-damaged');
+  assert.ok(cliCut.findings.some((f) => f.code === 'metric-not-reporting'));
+  // The two unreadable lines, and the line the cut left half written.
+  assert.deepEqual(cliCut.problems.slice(0, 2), cli.problems);
+  assert.equal(cliCut.problems.length, 3);
+  const expected = new Map([
+    [text, cli],
+    [gz, cli],
+    [cut, cliCut],
+  ]);
 
   let lsp = await startLanguageServer(storage);
-  const sessions = [];
-  for (const file of [text, gz]) {
+  const sessions = new Map<string, AnalyzeJson>();
+  for (const [file, want] of expected) {
     const info = await lsp.importLog(file);
     assert.equal(info.importedScrape, true);
     // Its unreadable lines are the session's parse problems, as a log's are.
-    assert.equal(info.problemCount, cli.problems.length);
+    assert.equal(info.problemCount, want.problems.length);
     const got = await findingsOf(lsp, info.id, path.basename(file));
-    assert.deepEqual(got.listed.map(jsonFields), cli.findings);
-    assert.deepEqual(got.findings, cli.findings);
-    assert.deepEqual(got.problems, cli.problems);
-    sessions.push(info.id);
+    assert.deepEqual(got.listed.map(jsonFields), want.findings);
+    assert.deepEqual(got.findings, want.findings);
+    assert.deepEqual(got.problems, want.problems);
+    sessions.set(info.id, want);
   }
 
   // Another language server on the same storage reads the saved sessions again: the same.
   await stopped(lsp);
   lsp = await startLanguageServer(storage);
-  for (const id of sessions) {
+  for (const [id, want] of sessions) {
     const got = await findingsOf(lsp, id, `${id}-reopened`);
-    assert.deepEqual(got.listed.map(jsonFields), cli.findings);
-    assert.deepEqual(got.findings, cli.findings);
-    assert.deepEqual(got.problems, cli.problems);
+    assert.deepEqual(got.listed.map(jsonFields), want.findings);
+    assert.deepEqual(got.findings, want.findings);
+    assert.deepEqual(got.problems, want.problems);
     const summary = await lsp.request('stageLens/summary', { sessionId: id });
-    assert.deepEqual(summary.findings.map(jsonFields), cli.findings);
-    assert.equal((await lsp.session(id))?.problemCount, cli.problems.length);
+    assert.deepEqual(summary.findings.map(jsonFields), want.findings);
+    assert.equal((await lsp.session(id))?.problemCount, want.problems.length);
   }
   await stopped(lsp);
 });
