@@ -177,3 +177,26 @@ test('a session attached to a /metrics URL on loopback lists and exports the fin
   assert.ok(summaryAgain.histograms.length > 0);
   await stopped(reopened);
 });
+
+test('Compare Sessions of a whole imported scrape and one cut short says where the candidate broke off', async () => {
+  const whole = zlib.gzipSync(stuckBody());
+  const wholeFile = path.join(storage, 'compare-whole.prom.gz');
+  const cutFile = path.join(storage, 'compare-cut.prom.gz');
+  fs.writeFileSync(wholeFile, whole);
+  fs.writeFileSync(cutFile, whole.subarray(0, Math.floor(whole.length * 0.8)));
+  const damage = analyzed(cutFile).findings.find((f) => f.code === 'input-gzip-damaged');
+  assert.ok(damage);
+  const lsp = await startLanguageServer(storage);
+  const baseline = await lsp.importLog(wholeFile);
+  const candidate = await lsp.importLog(cutFile);
+  const { report } = await lsp.request('stageLens/compare', {
+    baseline: { sessionId: baseline.id },
+    candidate: { sessionId: candidate.id },
+  });
+  const candidateNotes = report.notes.filter((n) => n.startsWith(`The candidate (import session ${candidate.id} `));
+  assert.deepEqual(
+    candidateNotes.map((n) => n.slice(n.indexOf('): ') + 3)),
+    [damage.message],
+  );
+  await stopped(lsp);
+});
