@@ -19,6 +19,13 @@ import { sessionOfLog } from '../fixtures/webview/logSession';
 const NON_FINITE = path.join(__dirname, '..', 'fixtures', 'logs', 'nonfinite-values.log');
 const LEGACY = path.join(__dirname, '..', 'fixtures', 'logs', 'legacy-offline-one-request.log');
 const TWO_STAGES = path.join(__dirname, '..', 'fixtures', 'logs', 'two-stage-sequential.log');
+const THREE_STAGES = path.join(
+  __dirname,
+  '..',
+  'fixtures',
+  'upstream-rendered',
+  'qwen3-omni-three-stage-transfers.log',
+);
 
 function mainTargetOfSession(requests: readonly AnalyzedRequest[]): string | null {
   const index = new ExplainIndex();
@@ -135,4 +142,24 @@ test('a stage column with no stage id is never the headline: explain cannot name
   assert.equal(headlineStage([...summary.stages].reverse())?.stageKey, '0');
   assert.equal(trendLabel(headline(summary), 'p50'), 'p50 stage 0 time to first output');
   assert.equal(headlineWords(summary)?.text, '1st output p50 11.0 ms');
+});
+
+test("explain's stages are listed in the summary's stage order: a column with no stage id after the numbered ones", (t) => {
+  // The three-stage fixture with stage 1's column headed `codec`.
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'stage-lens-stage-order-'));
+  t.after(() => fs.rmSync(dir, { recursive: true, force: true }));
+  const log = path.join(dir, 'named-middle-column.log');
+  const text = fs.readFileSync(THREE_STAGES, 'utf8');
+  fs.writeFileSync(log, text.replace(/^(.*\| Field +\| +0 \| +)    1( \| +2 \|)$/gm, '$1codec$2'));
+  const { summary, requests } = sessionOfLog(log, { stageNames: {} });
+  assert.deepEqual(
+    summary.stages.map((s) => s.stageKey),
+    ['0', '2', 'codec'],
+  );
+  const index = new ExplainIndex();
+  for (const r of requests) index.add(r);
+  assert.deepEqual(
+    index.stages().map((s) => s.stageKey),
+    ['0', '2', 'codec'],
+  );
 });
