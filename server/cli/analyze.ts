@@ -23,6 +23,7 @@ import {
   type SpeechStreamCounts,
 } from '../core/metricsText/scrapeSummary';
 import { parseExposition } from '../core/metricsText/exposition';
+import { nonFiniteSampleText } from '../core/metricsText/sampleLine';
 import { metricNotReportingInScrape } from '../core/explain/metricNotReporting';
 import { terminalText, textTable, withVisibleControls } from '../core/textTable';
 import { groupedNumber } from '../core/numberText';
@@ -616,7 +617,7 @@ function scrapeTable(
     isKnownWrong(h) ? `${h.exposedName ?? h.family} !` : (h.exposedName ?? h.family),
     h.labels['stage'] ?? '',
     h.labels['replica'] ?? '',
-    h.count === null ? '-' : String(h.count),
+    h.count === null ? '-' : (nonFiniteSampleText(h.count) ?? String(h.count)),
     cell(h, 'p50'),
     cell(h, 'p90'),
     cell(h, 'p99'),
