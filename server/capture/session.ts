@@ -15,9 +15,10 @@ import { ScrapeGauges } from '../core/explain/scrapeGauges';
 import { KvUsageTracker, metricNotReportingInScrape } from '../core/explain/metricNotReporting';
 import type { ParsedExposition } from '../core/metricsText/model';
 import { parseExposition } from '../core/metricsText/exposition';
-import { histogramSummariesOf } from '../core/metricsText/scrapeSummary';
+import { histogramSummariesOf, scrapeProblemsOf } from '../core/metricsText/scrapeSummary';
+import { MAX_SCRAPE_BYTES } from './inputByKind';
 import { scrapeLifeOf } from '../core/metricsText/counterReset';
-import type { GzipInputKind } from '../core/gzipInput';
+import { scrapeGzipDamagedFindingOf, type GzipInputKind } from '../core/gzipInput';
 import type { ParseProblem } from '../core/records';
 import type { Finding, FindingCode } from '../core/analysis/types';
 import type { ExitInfo, CaptureListener, CaptureSource, ChunkStream } from './source';
@@ -84,11 +85,16 @@ export class Session {
   /** Running / waiting / KV-cache usage per (stage, replica) from this session's scrapes. */
   readonly scrapeGauges = new ScrapeGauges();
   private readonly kvUsage = new KvUsageTracker();
-  private scrapeFindings: Finding[] = [];
+  /** Null until a scrape is read here: the stored ones (an earlier capture's, another window's) are read then. */
+  private scrapeFindings: Finding[] | null = null;
   /** The last start-up line of the server's log (a launched server's /metrics start-up, scrapeStartup.ts). */
   private startLine: ServerStartLine | null = null;
   /** Whether the stored input damage (meta.inputDamage) was read into the analysis: once, at the end of the streams. */
   private damageRead = false;
+  /** Where an imported scrape's gzip data broke off (input-gzip-damaged), once its streams ended. */
+  private scrapeDamage: Finding | null = null;
+  /** Whether an imported scrape's text was read (imported here, or read back from the stored bytes). */
+  private scrapeTextRead = false;
 
   constructor(
     meta: SessionMeta,
@@ -194,7 +200,13 @@ export class Session {
 
   /** metric-not-reporting findings of the scrapes (the latest scrape's, KV usage over all of them). */
   metricFindings(): readonly Finding[] {
+    if (this.scrapeFindings === null) this.scrapeFindings = this.files.lastScrapeFindings() ?? [];
     return this.scrapeFindings;
+  }
+
+  /** What an imported scrape's file says of itself (its gzip data broke off): after its findings, as `analyze` lists them. */
+  scrapeInputFindings(): readonly Finding[] {
+    return this.scrapeDamage === null ? [] : [this.scrapeDamage];
   }
 
   /** A good scrape's gauges (running, waiting, KV usage) and what it says about metrics that do not report. */
@@ -214,18 +226,31 @@ export class Session {
     if (from === 'endpoint') this.scrapeLife = life;
     if (reset !== null) this.restart = { atMs: Date.now(), ...reset };
     this.files.saveScrape(rows);
+    // Kept with the rows: a reopened session lists its findings as its rows are marked.
+    if (from === 'endpoint') this.files.saveScrapeFindings(this.metricFindings());
     this.scrapeRows = rows;
     if (this.meta.info.status === 'starting') this.setStatus('running', null);
     this.setLastError(null);
     this.events.changed(this);
   }
 
-  /** A whole /metrics scrape read from a file (an import): its histograms and gauges, as a scraped endpoint's. */
+  /**
+   * A whole /metrics scrape read from a file (an import): its histograms and gauges, as a scraped
+   * endpoint's, and the lines it could not read as the session's parse problems, as a log's are.
+   */
   applyImportedScrape(text: string): void {
-    const exposition = parseExposition(text);
+    const exposition = this.readScrapeText(text, Date.now());
     this.updateInfo({ importedScrape: true });
-    this.applyScrapeGauges(exposition, Date.now());
     this.applyScrape(histogramSummariesOf(exposition, this.metricFindings()), 'endpoint', scrapeLifeOf(exposition));
+  }
+
+  /** What an imported scrape's text says besides its stored rows: its findings and unreadable lines (nothing is written). */
+  private readScrapeText(text: string, atMs: number): ParsedExposition {
+    const exposition = parseExposition(text);
+    this.scrapeTextRead = true;
+    this.applyScrapeGauges(exposition, atMs);
+    this.analysis.ingest({ records: [], problems: scrapeProblemsOf(exposition) });
+    return exposition;
   }
 
   /** The last start-up line the log printed (vLLM's version line, `Starting vLLM API server`, ...), or null. */
@@ -263,6 +288,7 @@ export class Session {
   async followStored(reader: StoredChunkReader): Promise<void> {
     // The capturing window rewrites scrape.json as scrapes arrive: read it again when asked.
     this.scrapeRows = null;
+    if (!this.scrapeTextRead) this.scrapeFindings = null;
     let read = false;
     for await (const chunk of reader.read(false)) {
       this.ingest(chunk, 'follow');
@@ -365,18 +391,28 @@ export class Session {
   }
 
   private endStreams(): void {
+    // Imported by another window, or before the server restarted: its stored bytes are the scrape.
+    if (!this.scrapeTextRead && this.meta.info.importedScrape === true) {
+      const text = this.files.storedText('file', MAX_SCRAPE_BYTES);
+      if (text !== null) this.readScrapeText(text, this.chunkTime);
+    }
     const damage = this.damageRead ? undefined : this.meta.inputDamage;
     const damagedParser = damage === undefined ? undefined : this.parsers.get(damage.stream);
     for (const parser of this.parsers.values()) this.analysis.ingest(parser.end());
     this.parsers.clear();
     if (damage !== undefined) {
-      // Placed at the last line read, as the CLI places it; the same whether captured or replayed.
       const { message, gzipDamaged, input } = damage;
-      const broke = input === undefined ? gzipDamaged : { ...gzipDamaged, input };
-      this.analysis.ingest({
-        records: [],
-        problems: [{ line: damagedParser?.lastLine ?? 1, message, gzipDamaged: broke }],
-      });
+      // An imported scrape's break is a finding after its own, not a line of it, as `analyze` has it.
+      if (input === 'scrape' && this.meta.info.importedScrape === true)
+        this.scrapeDamage = scrapeGzipDamagedFindingOf(message);
+      else {
+        // Placed at the last line read, as the CLI places it; the same whether captured or replayed.
+        const broke = input === undefined ? gzipDamaged : { ...gzipDamaged, input };
+        this.analysis.ingest({
+          records: [],
+          problems: [{ line: damagedParser?.lastLine ?? 1, message, gzipDamaged: broke }],
+        });
+      }
       this.damageRead = true;
     }
     this.analysis.flush();

@@ -13,6 +13,8 @@ import type { ExportFormat, ExportResult, HistogramSummary } from '../protocol';
 import type { Session } from './session';
 import { deployConfigMismatchOf, deployConfigProblem, snapshotWithDeployEvidence } from './deployEvidence';
 import { deployConfigJson, type DeployConfigJson } from '../core/deployConfigUsed';
+import { snapshotWithFindings } from '../core/analysis/snapshotWithFindings';
+import { scrapeFindingsOf } from './sessionQueries';
 
 export const EXPORT_FORMATS: readonly ExportFormat[] = ['json', 'csv', 'trace'];
 
@@ -127,8 +129,13 @@ export async function exportSession(session: Session, format: ExportFormat, path
   const live = info.kind === 'launch';
   const bytes = await writeExport(path, format, {
     requests,
-    // Its findings cite the session's deploy config, as the views show them and `analyze --deploy-config` prints them.
-    snapshot: () => snapshotWithDeployEvidence(session.snapshot(), info.deployConfig),
+    // Its findings, its scrapes' after its requests' as `analyze` prints them, cite the session's deploy config,
+    // as the views show them and `analyze --deploy-config` prints them.
+    snapshot: () =>
+      snapshotWithDeployEvidence(
+        snapshotWithFindings(session.snapshot(), scrapeFindingsOf(session)),
+        info.deployConfig,
+      ),
     histograms: session.histograms(),
     source: `${info.kind}: ${info.description}`,
     captureTimesMs: live ? session.requestTimes() : undefined,

@@ -8,6 +8,7 @@
 //                  replay feeds the same chunks with the same capture times
 //                  (storage/storedChunks.ts reads them back)
 //   scrape.json    histogram rows of the last good /metrics scrape
+//   scrape-findings.json  what the /metrics scrapes said of metrics that do not report
 import {
   closeSync,
   existsSync,
@@ -25,6 +26,8 @@ import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import type { HistogramSummary } from '../protocol';
 import { histogramSummariesFromJson } from '../core/metricsText/scrapeSummary';
+import type { Finding } from '../core/analysis/types';
+import { scrapeFindingsFromJson } from './storage/storedScrapeFindings';
 import { indexLine } from './storage/chunkIndex';
 import { parseSessionMeta, type MetaCheck, type SessionMeta } from './storage/storedMeta';
 import { StoredChunkReader, type StoredChunk } from './storage/storedChunks';
@@ -40,6 +43,7 @@ export class SessionFiles {
   readonly dir: string;
   private readonly fds = new Map<string, number>();
   private indexFd: number | null = null;
+  private savedFindings: string | null = null;
 
   /** In storage, the folder is named by the session's id; a folder elsewhere may have any name. */
   private readonly inStorage: boolean;
@@ -140,6 +144,37 @@ export class SessionFiles {
   lastScrape(): HistogramSummary[] | null {
     try {
       return histogramSummariesFromJson(JSON.parse(readFileSync(path.join(this.dir, 'scrape.json'), 'utf8')));
+    } catch {
+      return null;
+    }
+  }
+
+  /** Written only when they changed (an endpoint is scraped every few seconds, its findings seldom change). */
+  saveScrapeFindings(findings: readonly Finding[]): void {
+    const text = JSON.stringify(findings);
+    if (text === this.savedFindings) return;
+    mkdirSync(this.dir, { recursive: true });
+    const tmp = path.join(this.dir, 'scrape-findings.json.tmp');
+    writeFileSync(tmp, text);
+    renameSync(tmp, path.join(this.dir, 'scrape-findings.json'));
+    this.savedFindings = text;
+  }
+
+  /** The stored scrape findings; null when none were stored (a session of an older build, or one that scraped nothing). */
+  lastScrapeFindings(): Finding[] | null {
+    try {
+      return scrapeFindingsFromJson(JSON.parse(readFileSync(path.join(this.dir, 'scrape-findings.json'), 'utf8')));
+    } catch {
+      return null;
+    }
+  }
+
+  /** The bytes of one stream as text (an imported scrape's), or null when there are none or more than `maxBytes`. */
+  storedText(stream: StoredChunk['stream'], maxBytes: number): string | null {
+    try {
+      const file = path.join(this.dir, `${stream}.log`);
+      if (statSync(file).size > maxBytes) return null;
+      return readFileSync(file, 'utf8');
     } catch {
       return null;
     }

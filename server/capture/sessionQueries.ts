@@ -38,9 +38,19 @@ import { withDeployEvidence } from './deployEvidence';
 import { stageRolesOfSession } from '../core/stageRoles';
 import type { ScopedFigures } from './scopedSummaries';
 
-/** A session's findings (all request ids), with its matched deploy config's evidence. */
+/** A session's findings (all request ids), with its matched deploy config's evidence: the summary's, as the CLI prints them. */
 export function sessionFindings(session: Session): Finding[] {
-  return [...withDeployEvidence(session.snapshot().findings, session.info.deployConfig)];
+  return [
+    ...withDeployEvidence([...session.snapshot().findings, ...scrapeFindingsOf(session)], session.info.deployConfig),
+  ];
+}
+
+/**
+ * What the session's scrapes (an endpoint, an imported file, Prometheus) say of metrics that do not
+ * report, and an imported scrape of its file; after its requests' findings, as `analyze` lists them.
+ */
+export function scrapeFindingsOf(session: Session): Finding[] {
+  return [...session.metricFindings(), ...session.scrapeInputFindings(), ...prometheusMetricFindings(session)];
 }
 
 /** The mask of a session's requests in a scope (the explain index keeps the requests' order). */
@@ -106,12 +116,7 @@ function summaryOf(session: Session, figures: ScopedFigures, scope?: ExplainScop
     stages: figures.stages,
     replicas: figures.replicas,
     findings: withDeployEvidence(
-      [
-        ...figures.findings,
-        ...(legacy === null ? [] : [legacy]),
-        ...session.metricFindings(),
-        ...prometheusMetricFindings(session),
-      ],
+      [...figures.findings, ...(legacy === null ? [] : [legacy]), ...scrapeFindingsOf(session)],
       session.info.deployConfig,
     ),
     histograms: session.histograms(),
@@ -155,10 +160,7 @@ export function sessionSummary(session: Session, windowSeconds?: number, scope?:
     requestCount: session.requests().length,
     stages: summary.stages,
     replicas: summary.replicas,
-    findings: withDeployEvidence(
-      [...summary.findings, ...session.metricFindings(), ...prometheusMetricFindings(session)],
-      session.info.deployConfig,
-    ),
+    findings: withDeployEvidence([...summary.findings, ...scrapeFindingsOf(session)], session.info.deployConfig),
     histograms: session.histograms(),
     scrapeRestart: session.scrapeRestart(),
     prometheus: prometheusPanelOf(session),

@@ -7,6 +7,7 @@ import { StreamAnalysis } from '../core/analysis/streamAnalysis';
 import { LogStreamParser } from '../core/log';
 import type { AnalysisSnapshot } from '../core/analysis/streamAnalysis';
 import { analysisJsonRest, type HistogramSummaryJson } from '../core/report/jsonReport';
+import { snapshotWithFindings } from '../core/analysis/snapshotWithFindings';
 import { AnalysisJsonWriter } from '../core/report/jsonStream';
 import type { JsonLayout } from '../core/report/jsonChunks';
 import { CsvWriter } from '../core/report/csvReport';
@@ -22,6 +23,7 @@ import {
   type SpeechStreamCounts,
 } from '../core/metricsText/scrapeSummary';
 import { parseExposition } from '../core/metricsText/exposition';
+import { nonFiniteSampleText } from '../core/metricsText/sampleLine';
 import { metricNotReportingInScrape } from '../core/explain/metricNotReporting';
 import { terminalText, textTable, withVisibleControls } from '../core/textTable';
 import { groupedNumber } from '../core/numberText';
@@ -401,7 +403,7 @@ export async function analyzeStream(
         drained: () => out.drained(),
         ...window,
       });
-    const whole = withFindings(analysis.snapshot(), scrapeFindings);
+    const whole = snapshotWithFindings(analysis.snapshot(), scrapeFindings);
     const mismatch = mismatchOf(whole);
     // The JSON has no place for a sentence about the input: said on stderr, as a note.
     if (mismatch !== null) process.stderr.write(terminalText(`stage-lens analyze: ${mismatch}\n`));
@@ -499,13 +501,6 @@ export async function analyzeStream(
   }
   out.flush();
   return read;
-}
-
-/** The snapshot with a scrape's findings after its own (its lazy parts stay lazy). */
-function withFindings(snapshot: AnalysisSnapshot, findings: readonly Finding[]): AnalysisSnapshot {
-  return findings.length === 0
-    ? snapshot
-    : (Object.create(snapshot, { findings: { value: [...snapshot.findings, ...findings] } }) as AnalysisSnapshot);
 }
 
 interface ReadOptions {
@@ -622,7 +617,7 @@ function scrapeTable(
     isKnownWrong(h) ? `${h.exposedName ?? h.family} !` : (h.exposedName ?? h.family),
     h.labels['stage'] ?? '',
     h.labels['replica'] ?? '',
-    h.count === null ? '-' : String(h.count),
+    h.count === null ? '-' : (nonFiniteSampleText(h.count) ?? String(h.count)),
     cell(h, 'p50'),
     cell(h, 'p90'),
     cell(h, 'p99'),

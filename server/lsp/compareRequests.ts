@@ -26,8 +26,8 @@ async function sessionRun(
     const run = await loadRun(registry.folderOf(sessionId), { excludeCold, boot });
     return { run: { ...run, source: `${info.kind} session ${info.id} (${info.description})` }, name };
   }
-  // Findings from the summary (request ids capped); the requests are read from the packed store one by one.
-  const { findings } = session.summary();
+  // Findings from the summary (request ids capped), with an imported scrape's break; the requests are read from the packed store one by one.
+  const findings = [...session.summary().findings, ...session.scrapeInputFindings()];
   const scrape = session.histograms();
   // A session that only scrapes /metrics has no per-request data: that is not "0 requests".
   const hasLog = info.kind !== 'scrape' && info.kind !== 'prometheus';

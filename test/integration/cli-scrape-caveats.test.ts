@@ -152,3 +152,24 @@ test('a scrape of an older build shows its vllm:omni_* names as exposed, in anal
     /\| vllm:omni\\_e2e\\_request\\_latency\\_s \(ms\) \|/,
   );
 });
+
+test('analyze spells a non-finite count as the scrape does (+Inf), in the table and in the caveat', () => {
+  const body = fs
+    .readFileSync(REPLICAS, 'utf8')
+    .replace(/^(vllm:inter_token_latency_seconds_count\{[^}]*stage="0"[^}]*\}) \S+$/m, '$1 +Inf');
+  const table = cli(['analyze', '-'], { input: body }).stdout;
+  assert.match(table, /^vllm:inter_token_latency_seconds ! +0 +0 +\+Inf +- /m);
+  assert.match(
+    table,
+    /inter_token_latency_seconds\{[^}]*\}: its _count \(\+Inf\) is not its \+Inf bucket's count \(0\)/,
+  );
+  assert.doesNotMatch(table, /Infinity/);
+
+  // The codec TTFT signature cites the stage's ITL count: spelled the same way.
+  const beforeFix = fs
+    .readFileSync(path.join(ROOT, 'test', 'fixtures', 'scrapes', 'codec-ttft-before-fix.prom'), 'utf8')
+    .replace(/^(vllm:inter_token_latency_seconds_count\{[^}]*stage="1"[^}]*\}) \S+$/m, '$1 +Inf');
+  const signature = cli(['analyze', '-'], { input: beforeFix }).stdout;
+  assert.match(signature, /TTFT not recorded on stage 1: no TTFT sample but \+Inf inter-token latencies\./);
+  assert.doesNotMatch(signature, /Infinity/);
+});

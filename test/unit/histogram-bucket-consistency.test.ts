@@ -77,6 +77,33 @@ test('falling bucket counts, a NaN or negative count, a _count unlike the +Inf b
   );
 });
 
+test('an infinite count is spelled as the scrape spells it (+Inf, -Inf), not as JavaScript does', () => {
+  assert.equal(
+    caveatOf(
+      scrape(
+        [
+          ['1.0', '3'],
+          ['+Inf', '4'],
+        ],
+        '1e400',
+      ),
+    ),
+    `${SERIES}: its _count (+Inf) is not its +Inf bucket's count (4): the two are one number in a scrape, so its counts and quantiles are no measurement.`,
+  );
+  assert.match(
+    caveatOf(
+      scrape(
+        [
+          ['1.0', '-Inf'],
+          ['+Inf', '4'],
+        ],
+        '4',
+      ),
+    ) ?? '',
+    /: its bucket le="1" counts -Inf, not a number of observations/,
+  );
+});
+
 test('consistent buckets are not marked: a made-up series and every series of the real scrapes', () => {
   assert.equal(
     caveatOf(

@@ -18,7 +18,8 @@ import type { ChunkStream } from '../source';
 /**
  * Where a session's input broke off (a gzip file cut short): stored because the stored bytes
  * are the log before the break and cannot say it. Read into the analysis as a parse problem
- * (input-gzip-damaged) when the stream ends, at its last line, live and reopened alike.
+ * (input-gzip-damaged) when the stream ends, at its last line, live and reopened alike; an
+ * imported scrape's is its finding instead, after the scrape's own, as `analyze` lists them.
  */
 export interface StoredInputDamage {
   readonly stream: ChunkStream;

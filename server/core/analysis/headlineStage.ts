@@ -1,27 +1,34 @@
-// The stage whose time to first output is a session's headline latency (the side panel's trend,
-// the status bar): the one `explain` takes for its main target (explain/mainTarget.ts), so the
-// editor and the CLI name the same number.
+// The stage whose time to first output is a session's headline latency: the side panel's trend,
+// the status bar and explain's main target (explain/mainTarget.ts) all pick it with headlineOf,
+// so the editor and the CLI name the same number.
+import { stagePositionOf, type StagePosition } from './stageOrder';
 import type { StageSummary } from './types';
 
 const FIRST_OUTPUT = 'serving_time_to_first_output_ms';
 
 /**
- * The last stage (over all its replicas) with a measured time to first output; of a stage's
- * segments, the first that has one (a later segment's first output comes after it). A last stage
- * that records none (a negative or default value left out) does not hide an earlier stage's. Null
- * when no stage measured one. `stages` in stage order, as a summary lists them.
+ * Of stages that measured a time to first output, in any order: the last stage by stage id and,
+ * of its segments, the first (a later segment's first output comes after it). A column with no
+ * stage id is never the one: where it runs in the pipeline is unknown and no explain target
+ * names it. Null when none has a stage id.
  */
-export function headlineStage(stages: readonly StageSummary[]): StageSummary | null {
-  let best: StageSummary | null = null;
-  for (const stage of stages) {
-    if (stage.replicaId !== null || (stage.fields[FIRST_OUTPUT]?.count ?? 0) === 0) continue;
-    if (best !== null && stageNumber(best) === stageNumber(stage)) continue;
-    best = stage;
+export function headlineOf<T>(measured: Iterable<T>, positionOf: (item: T) => StagePosition): T | null {
+  let best: { item: T; stageId: number; segment: number } | null = null;
+  for (const item of measured) {
+    const { stageId, segment } = positionOf(item);
+    if (stageId === null) continue;
+    if (best === null || stageId > best.stageId || (stageId === best.stageId && segment < best.segment))
+      best = { item, stageId, segment };
   }
-  return best;
+  return best?.item ?? null;
 }
 
-/** `1_2` (stage 1's second segment) -> `1`. */
-function stageNumber(stage: StageSummary): string {
-  return stage.stageKey.split('_')[0] ?? stage.stageKey;
+/**
+ * The headline stage of a summary (its rows over all replicas): a last stage that records no
+ * first output (a negative or default value left out) does not hide an earlier stage's. Null
+ * when no numbered stage measured one.
+ */
+export function headlineStage(stages: readonly StageSummary[]): StageSummary | null {
+  const measured = stages.filter((s) => s.replicaId === null && (s.fields[FIRST_OUTPUT]?.count ?? 0) > 0);
+  return headlineOf(measured, (s) => stagePositionOf(s.stageKey));
 }

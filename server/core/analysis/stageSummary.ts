@@ -5,6 +5,7 @@
 // be summarised repeatedly.
 import { PER_OUTPUT_INTERVAL_FIELDS, prefillCoversDecode, reportedSplit } from './oneOutputStage';
 import { SampleSet } from './sampleSet';
+import { compareStageKeys } from './stageOrder';
 import type { Cell } from '../values';
 import { unrecordedReason, type UnrecordedReason } from './unrecordedValues';
 import { rowUnread } from './stageBuilder';
@@ -132,15 +133,6 @@ class StageAccumulator {
     copy.prefillDecode = this.prefillDecode.copy();
     return copy;
   }
-}
-
-function compareStageKeys(a: string, b: string): number {
-  const [an, as = '1'] = a.split('_');
-  const [bn, bs = '1'] = b.split('_');
-  const d = Number(an) - Number(bn);
-  if (!Number.isNaN(d) && d !== 0) return d;
-  if (Number.isNaN(d) && an !== bn) return (an ?? '') < (bn ?? '') ? -1 : 1;
-  return Number(as) - Number(bs);
 }
 
 export interface StageSummaryOptions {

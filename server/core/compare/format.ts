@@ -23,6 +23,7 @@ import { maxOf } from '../arrays';
 import { countOf } from '../numberText';
 import { partialSourceName, qualifiedSourceName } from '../gzipInput';
 import { sessionRolesNote, stageCell, stageLabel } from '../stageRoles';
+import { nonFiniteSampleText } from '../metricsText/sampleLine';
 
 export { formatMs };
 
@@ -222,7 +223,7 @@ export const CHANGE_LABEL: Readonly<Record<FindingChange, string>> = {
 /** "120/118" observations of a histogram series (0 when absent from a run, ? when not exposed). */
 export function histogramCounts(h: HistogramComparison): string {
   const n = (side: HistogramComparison['baseline']): string =>
-    side === null ? '0' : side.count === null ? '?' : String(side.count);
+    side === null ? '0' : side.count === null ? '?' : (nonFiniteSampleText(side.count) ?? String(side.count));
   return `${n(h.baseline)}/${n(h.candidate)}`;
 }
 

@@ -17,6 +17,7 @@ import { LOG_RESOLUTION_MS, LogClock } from './logClock';
 import { derivedColumn, namedColumn, RowArena, type Column } from './rowArena';
 import { compareTargets, targetsOf, targetValue } from './targets';
 import type { PartPhase, RequestBreakdown, TargetName, TransferComponent } from './types';
+import { compareStageKeys } from '../analysis/stageOrder';
 
 export type { Column } from './rowArena';
 
@@ -330,7 +331,7 @@ export class ExplainIndex {
 
   stages(): readonly StageColumns[] {
     return (this.stageOrder ??= [...this.stageMetas.values()]
-      .sort((a, b) => (a.stageId ?? 0) - (b.stageId ?? 0) || (a.stageKey < b.stageKey ? -1 : 1))
+      .sort((a, b) => compareStageKeys(a.stageKey, b.stageKey))
       .map((m) => ({
         stageKey: m.stageKey,
         stageId: m.stageId,

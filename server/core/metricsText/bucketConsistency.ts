@@ -5,9 +5,10 @@
 // series is marked with why, as the known lies are.
 import { groupedNumber } from '../numberText';
 import type { HistogramSeries } from './model';
+import { nonFiniteSampleText } from './sampleLine';
 
-const leText = (le: number): string => (le === Infinity ? '+Inf' : String(le));
-const countText = (v: number): string => (Number.isFinite(v) ? groupedNumber(v, 0, 3) : String(v));
+const leText = (le: number): string => nonFiniteSampleText(le) ?? String(le);
+const countText = (v: number): string => nonFiniteSampleText(v) ?? groupedNumber(v, 0, 3);
 
 /** `family{stage="1",replica="0"}`: the series as the scrape names it. */
 function seriesName(family: string, series: HistogramSeries): string {

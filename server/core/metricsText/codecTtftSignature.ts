@@ -23,6 +23,7 @@
 // A stage whose TTFT series is absent is not reported: absent means not measured.
 import { replicaIdOf, stageIdOf } from './labels';
 import type { HistogramSeries, Labels, ParsedExposition } from './model';
+import { nonFiniteSampleText } from './sampleLine';
 import {
   DECODE_FAMILY,
   ITL_FAMILIES,
@@ -134,7 +135,7 @@ export function findCodecTtftSignature(exposition: ParsedExposition): CodecTtftS
       clues,
       corroborated: clues.length > 0,
       message:
-        `TTFT not recorded on ${where}: no TTFT sample but ${itlOfStage.count} inter-token latencies. ` +
+        `TTFT not recorded on ${where}: no TTFT sample but ${nonFiniteSampleText(itlOfStage.count) ?? itlOfStage.count} inter-token latencies. ` +
         (clues.length > 0
           ? 'This is the codec TTFT bug of builds without the talker-first-audio fix; '
           : 'This looks like the codec TTFT bug of builds without the talker-first-audio fix; ') +

@@ -35,6 +35,13 @@ export function parseNumber(text: string): number | undefined {
   return undefined;
 }
 
+/** A number not finite as the exposition format spells it (`+Inf`, `-Inf`, `NaN`); null for a finite one. */
+export function nonFiniteSampleText(v: number): '+Inf' | '-Inf' | 'NaN' | null {
+  if (Number.isNaN(v)) return 'NaN';
+  if (v === Infinity) return '+Inf';
+  return v === -Infinity ? '-Inf' : null;
+}
+
 function isBlank(code: number): boolean {
   return code === 0x20 || code === 0x09;
 }

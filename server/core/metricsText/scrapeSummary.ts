@@ -75,8 +75,13 @@ export function summarizeParsedScrape(
     histograms: histogramSummariesOf(parsed, notReporting),
     speechStreams: speechStreamsOf(parsed),
     preemptions: preemptionsOf(parsed),
-    problems: parsed.problems.map((p) => ({ line: p.line, message: `metrics: ${p.message}` })),
+    problems: scrapeProblemsOf(parsed),
   };
+}
+
+/** The lines of a scrape that could not be read, as parse problems (line numbers of the scrape). */
+export function scrapeProblemsOf(parsed: ParsedExposition): ParseProblem[] {
+  return parsed.problems.map((p) => ({ line: p.line, message: `metrics: ${p.message}` }));
 }
 
 export function histogramSummariesOf(
