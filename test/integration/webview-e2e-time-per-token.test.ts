@@ -2,7 +2,7 @@
 // with the request's e2e_tpt) in the built side panel in headless Chromium: the phase table, and
 // under it the end to end and the time per token as the CLI's end-to-end table prints them; a
 // 0.0 time per token (no output token) reads "not recorded" and is said under that table in the
-// CLI's words, never a 0 ms.
+// CLI's words, never a 0 ms. A log of the current format shows its end to end there alone.
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -24,12 +24,13 @@ async function withSidePanel(
   log: Buffer,
   id: string,
   check: (page: Page, view: WebviewPage) => Promise<void>,
+  drawnRow = 'timePerToken',
 ): Promise<void> {
   const harness = await WebviewHarness.start(importedSessionOfLog(log, id));
   try {
     const view = await harness.open('sidePanel', { width: 420, height: 900 });
     try {
-      await view.page.locator('[data-testid="e2e-row"][data-stage-key="timePerToken"]').waitFor({ timeout: 15_000 });
+      await view.page.locator(`[data-testid="e2e-row"][data-stage-key="${drawnRow}"]`).waitFor({ timeout: 15_000 });
       await check(view.page, view);
     } finally {
       await view.close();
@@ -84,5 +85,27 @@ test(
         /^Left out of the percentiles: time per token: 1 of 1 request printed 0\.0, the server's default for a request with no output token .*: left out, not counted as 0 ms\.$/,
       );
     });
+  },
+);
+
+test(
+  'a log of the current format (no time per token): its end to end under the phase table, as analyze prints it',
+  {
+    timeout: 60_000,
+  },
+  async () => {
+    const log = fs.readFileSync(
+      path.join(REPO_ROOT, 'test/fixtures/upstream-rendered/qwen3-omni-three-stage-transfers.log'),
+    );
+    await withSidePanel(
+      log,
+      'three-stage',
+      async (page) => {
+        // analyze: `end to end  3  33,726  39,397  40,673  40,815`.
+        assert.deepEqual(await page.evaluate(rowsOf('e2e-row')), [['e2e', 'end to end', 'n=3', 'time=33,726']]);
+        assert.equal(await page.locator('[data-testid="e2e-left-out-note"]').isVisible(), false);
+      },
+      'e2e',
+    );
   },
 );

@@ -61,11 +61,46 @@ test('a #891 request with no output token: its 0.0 time per token is said under 
   assert.match(model.leftOut?.[0] ?? '', /^time per token: 1 of 1 request printed 0\.0, .*not counted as 0 ms\.$/);
 });
 
-test('a log with stage tables and no time per token has no end-to-end table', () => {
+test('a log with stage tables and no time per token: end to end alone, as analyze prints it', () => {
   const summary = summaryResultOf(
     analysedLog(join(FIXTURES, 'upstream-rendered', 'qwen3-omni-three-stage-transfers.log')),
   );
-  assert.ok(summary.endToEnd !== null && summary.endToEnd.ms.count > 0);
-  assert.equal(summary.endToEnd.timePerToken, undefined);
+  assert.equal(summary.endToEnd?.timePerToken, undefined);
+  // analyze: `end to end  3  33,726  39,397  40,673  40,815`.
+  for (const [pct, text] of [
+    ['p50', '33,726'],
+    ['p90', '39,397'],
+    ['p99', '40,673'],
+  ] as const) {
+    const model = endToEndModel(summary, pct);
+    assert.ok(model !== null);
+    assert.deepEqual(
+      model.rows.map((r) => [r.key, r.requestCount, r.cells['time']?.text, r.cells['time']?.state]),
+      [['e2e', 3, text, 'measured']],
+    );
+    assert.equal(model.leftOut, undefined);
+    assert.doesNotMatch(model.columns[0]?.help ?? '', /time per token/);
+  }
+});
+
+test('a log with stage tables and no end to end nor time per token has no end-to-end table', () => {
+  // Stage tables without their RequestE2EStats table: nothing end to end is printed.
+  const log = fixtureLog('two-stage-sequential.log')
+    .split('\n')
+    .filter((line, i, lines) => !isE2ETableLine(lines, i))
+    .join('\n');
+  const summary = summaryResultOf(analysedLog(utf8(log)));
+  assert.equal(summary.endToEnd === null || summary.endToEnd.ms.count === 0, true);
+  assert.ok(summary.stages.length > 0);
   assert.equal(endToEndModel(summary, 'p50'), null);
 });
+
+/** Whether line i belongs to a [RequestE2EStats] table (its title, borders and rows up to the next title). */
+function isE2ETableLine(lines: readonly string[], i: number): boolean {
+  for (let j = i; j >= 0; j--) {
+    const line = lines[j] ?? '';
+    if (line.includes('[RequestE2EStats')) return true;
+    if (/\[(StageRequestStats|TransferEdgeStats|Overall Summary)/.test(line)) return false;
+  }
+  return false;
+}

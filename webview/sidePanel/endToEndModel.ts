@@ -2,8 +2,7 @@
 // request's end to end and, where the log prints one, its time per token (e2e_tpt or
 // e2e_time_per_token_ms), a 0.0 (no output token) said under the table, never a 0 ms. The
 // [OmniTiming] and legacy-dicts tables (timingModel.ts) end with these rows; a log with stage
-// tables and a time per token (the vllm-omni#891 branch prints its dicts beside them) shows them
-// as their own table under the phase table.
+// tables shows them as their own table under the phase table, which has no end-to-end row.
 import { maxOf, TIME_PER_TOKEN_LABEL, TIME_PER_TOKEN_SOURCE, timePerTokenLeftOut } from '../../server/shared';
 import type { Percentile, SummaryResult, TimePerTokenSummary } from '../../server/protocol';
 import type { ValueView } from '../shared/valueState';
@@ -89,21 +88,28 @@ export function leftOutOf(summary: SummaryResult): Pick<SummaryModel, 'leftOut'>
   return leftOut.length === 0 ? {} : { leftOut };
 }
 
-const END_TO_END_TIME: SummaryColumn = {
-  id: 'time',
-  label: 'time',
-  unit: 'ms',
-  group: 'total',
-  help: `Each request's end-to-end time (e2e_total_ms of RequestE2EStats, or the [OmniTiming] total), then its ${TIME_PER_TOKEN_LABEL} (${TIME_PER_TOKEN_SOURCE}; a 0.0 left out: no output token).`,
-};
+const END_TO_END_HELP = "Each request's end-to-end time (e2e_total_ms of RequestE2EStats, or the [OmniTiming] total)";
+
+function endToEndColumn(withTimePerToken: boolean): SummaryColumn {
+  const perToken = `, then its ${TIME_PER_TOKEN_LABEL} (${TIME_PER_TOKEN_SOURCE}; a 0.0 left out: no output token)`;
+  return {
+    id: 'time',
+    label: 'time',
+    unit: 'ms',
+    group: 'total',
+    help: `${END_TO_END_HELP}${withTimePerToken ? perToken : ''}.`,
+  };
+}
 
 /**
- * The end-to-end table beside a phase table: end to end and time per token, as the CLI prints
- * them; null for a log that prints no time per token (the phase table and the trend say the rest).
+ * The end-to-end table beside a phase table: end to end and, where the log prints one, time per
+ * token, as the CLI prints them; null for a log that prints neither (no end-to-end table then, as
+ * in the CLI).
  */
 export function endToEndModel(summary: SummaryResult, pct: Percentile): SummaryModel | null {
   const perToken = timePerTokenRow(summary, pct);
-  if (perToken === null) return null;
-  const views = [endToEndRow(summary, pct, END_TO_END_SOURCE), perToken];
-  return { columns: [END_TO_END_TIME], rows: rowsWithBars(views, END_TO_END_TIME), ...leftOutOf(summary) };
+  if (perToken === null && (summary.endToEnd?.ms.count ?? 0) === 0) return null;
+  const views = [endToEndRow(summary, pct, END_TO_END_SOURCE), ...(perToken === null ? [] : [perToken])];
+  const column = endToEndColumn(perToken !== null);
+  return { columns: [column], rows: rowsWithBars(views, column), ...leftOutOf(summary) };
 }

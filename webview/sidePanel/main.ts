@@ -178,7 +178,8 @@ const edgeSection = h(
 );
 edgeSection.hidden = true;
 // Under a phase table, each request's end to end and its time per token where the log prints one
-// (the vllm-omni#891 branch's dicts beside its tables), as the CLI's end-to-end table.
+// (the vllm-omni#891 branch's dicts beside its tables), as the CLI's end-to-end table: the phase
+// table has no end-to-end row.
 const endToEndTable = new SummaryTable(() => openPanel({}), {
   testId: 'e2e-summary',
   rowTestId: 'e2e-row',
