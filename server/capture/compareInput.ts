@@ -13,11 +13,16 @@ import { histogramRowsOfScrape, histogramRowsOfSummaries, LogRunReader } from '.
 import type { RunData } from '../core/compare';
 import { importFile, readChunkAt } from './importFile';
 import { SessionFiles } from './sessionFiles';
+import type { SessionMeta } from './storage/storedMeta';
 import { fileChunks } from './fileChunks';
 import type { InputEncoding } from './gunzipInput';
 import { compressedFormatOf } from '../core/log/compressedInput';
-import { encodedSourceName } from '../core/gzipInput';
-import type { ParseProblem } from '../core/records';
+import {
+  encodedSourceName,
+  scrapeGzipDamagedFinding,
+  scrapeGzipDamagedFindingOf,
+  type GzipDamageProblem,
+} from '../core/gzipInput';
 import { sessionPipelineNames } from '../core/stageRoles';
 
 export interface LoadRunOptions {
@@ -67,7 +72,8 @@ function bootOf(reader: LogRunReader): Pick<RunData, 'bootCounts' | 'boots'> {
   return counts === null ? { boots: reader.boots() } : { bootCounts: counts, boots: reader.boots() };
 }
 
-function scrapeRun(text: string, source: string): RunData {
+/** A /metrics scrape's run; `scrapeBreak`: where its gzip data broke off (the series before it are read). */
+function scrapeRun(text: string, source: string, scrapeBreak?: string): RunData {
   const { rows, problemCount, findings, exposed } = histogramRowsOfScrape(text);
   return {
     source,
@@ -77,6 +83,30 @@ function scrapeRun(text: string, source: string): RunData {
     problemCount,
     scrapeFindings: findings,
     exposedHistogramSeries: exposed,
+    ...(scrapeBreak === undefined ? {} : { scrapeBreak }),
+  };
+}
+
+/**
+ * A session folder of an imported /metrics scrape: its stored bytes are the scrape's text, read as
+ * the scrape file is (its histograms added over replicas, its findings), not as a log of 0 requests.
+ */
+function importedScrapeRun(files: SessionFiles, meta: SessionMeta, source: string): RunData {
+  const text = files.storedText('file', MAX_SCRAPE_BYTES);
+  if (text === null) throw new Error(`${source}: the /metrics scrape this session imported cannot be read`);
+  const damage = meta.inputDamage;
+  const run = scrapeRun(
+    text,
+    source,
+    damage === undefined ? undefined : scrapeGzipDamagedFindingOf(damage.message).message,
+  );
+  const roles = meta.info.stageRoles;
+  return {
+    ...run,
+    // Named as the imported file names its stages; roles recorded for it (none without a log) name them instead.
+    pipelineNames: sessionPipelineNames(meta.info),
+    ...(roles === undefined || Object.keys(roles).length === 0 ? {} : { recordedStageRoles: roles }),
+    ...(damage === undefined ? {} : { partialLogBytes: damage.gzipDamaged.logBytes }),
   };
 }
 
@@ -99,6 +129,7 @@ async function loadSessionFolder(dir: string, source: string, options: LoadRunOp
   const files = SessionFiles.atFolder(dir);
   const checked = files.checkMeta();
   if (!checked.ok) throw new Error(`${source}: not a Stage Lens session folder: ${checked.problem}`);
+  if (checked.meta.info.importedScrape === true) return importedScrapeRun(files, checked.meta, source);
   const reader = readerOf(options);
   let chunks = 0;
   for await (const chunk of files.chunkReader(checked.meta.info.startedAt).read(true)) {
@@ -131,7 +162,7 @@ async function loadSessionFolder(dir: string, source: string, options: LoadRunOp
 /** A run being read from a stream, once its kind is known. */
 interface StreamRun extends ChunkReader {
   /** The input's gzip data broke off here: what was read is the run. */
-  brokeOff(damage: ParseProblem): void;
+  brokeOff(damage: GzipDamageProblem): void;
   end(): RunData;
 }
 
@@ -139,6 +170,7 @@ function streamRunOf(kind: InputKind, source: string, options: LoadRunOptions): 
   if (kind === 'scrape') {
     const parts: Buffer[] = [];
     let size = 0;
+    let scrapeBreak: string | undefined;
     return {
       push(bytes) {
         size += bytes.length;
@@ -146,9 +178,11 @@ function streamRunOf(kind: InputKind, source: string, options: LoadRunOptions): 
           throw new Error(`${source} looks like a /metrics scrape but is more than ${MAX_SCRAPE_BYTES / 1e6} MB`);
         parts.push(bytes);
       },
-      // A scrape cut short is parsed as far as it goes (its problems count the cut).
-      brokeOff: () => undefined,
-      end: () => scrapeRun(Buffer.concat(parts).toString('utf8'), source),
+      // A scrape cut short is parsed as far as it goes (its problems count the cut), and says where it broke off.
+      brokeOff(damage) {
+        scrapeBreak = scrapeGzipDamagedFinding(damage).message;
+      },
+      end: () => scrapeRun(Buffer.concat(parts).toString('utf8'), source, scrapeBreak),
     };
   }
   const reader = readerOf(options);

@@ -1,8 +1,9 @@
 // What `explain` reads: a server log or a /metrics scrape (told apart by content) from a
 // file or a stream, or a saved session folder (its captured bytes replayed chunk by chunk
 // and stream by stream, with their capture times as the finish time of requests whose
-// lines carry no timestamp). A log goes through the parser into an analysis and the
-// explain index in one pass; a scrape gives its metric-not-reporting findings only.
+// lines carry no timestamp; an imported /metrics scrape's as the scrape it is). A log goes
+// through the parser into an analysis and the explain index in one pass; a scrape gives its
+// metric-not-reporting findings only.
 import { pushInPieces } from '../core/log/pushInPieces';
 import * as fsp from 'node:fs/promises';
 import path from 'node:path';
@@ -29,7 +30,8 @@ import {
   type StageRolesFrom,
 } from '../core/stageRoles';
 import type { ParseProblem } from '../core/records';
-import { scrapeGzipDamagedFinding, type GzipDamageProblem } from '../core/gzipInput';
+import { scrapeGzipDamagedFinding, scrapeGzipDamagedFindingOf, type GzipDamageProblem } from '../core/gzipInput';
+import type { SessionMeta } from './storage/storedMeta';
 
 export interface ExplainInput {
   readonly kind: 'log' | 'scrape' | 'session';
@@ -206,6 +208,20 @@ export async function explainFromStream(
 }
 
 /**
+ * A session folder of an imported /metrics scrape: its stored bytes are the scrape's text, read as
+ * `explain` reads the scrape file, with where its gzip data broke off after the scrape's findings.
+ */
+function importedScrapeInput(files: SessionFiles, meta: SessionMeta, source: string): ExplainInput {
+  const text = files.storedText('file', MAX_SCRAPE_BYTES);
+  if (text === null) throw new Error(`${source}: the /metrics scrape this session imported cannot be read`);
+  const input = scrapeInput(text);
+  const damage = meta.inputDamage;
+  return damage === undefined
+    ? input
+    : { ...input, findings: [...input.findings, scrapeGzipDamagedFindingOf(damage.message)] };
+}
+
+/**
  * Replays a saved session folder (in storage or a copy anywhere). Its deploy file and
  * description name its pipeline, as the editor names its stages (stageRolesOfNames), with
  * `deployConfigOption` (explain's --deploy-config) where given; the folder's path does not: a
@@ -225,6 +241,7 @@ export async function explainFromSessionFolder(
   const files = SessionFiles.atFolder(dir);
   const meta = files.readMeta();
   if (meta === null) throw new Error(`${source}: session.json cannot be read as a Stage Lens session`);
+  if (meta.info.importedScrape === true) return importedScrapeInput(files, meta, source);
   const { deployConfig, description, startedAt, stageRoles } = meta.info;
   const reader = new LogExplainReader(
     new Date(startedAt).getUTCFullYear(),

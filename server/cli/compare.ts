@@ -17,6 +17,7 @@ import {
   emptyRunReason,
   formatRuleError,
   incomparableReason,
+  inputBreakOf,
   parseRules,
   RULE_GRAMMAR,
   ruleLines,
@@ -96,7 +97,7 @@ that cannot be read or compared: among them
 an input that holds nothing to compare (0 requests read and no /metrics histogram: an
 empty log, one without stats, a zstd, xz or bzip2 file, binary data, or gzip data that
 broke off before any request), said on stderr with no report. A .gz cut short is compared
-on the requests before the cut, and says so (stderr and the report's notes).`;
+on the requests (a scrape's series) before the cut, and says so (stderr and the report's notes).`;
 
 const WORKER_TASK = 'stage-lens/compare-load';
 
@@ -374,11 +375,9 @@ export async function runCompare(argv: string[]): Promise<number> {
     ['candidate', candidate],
   ] as const) {
     const reason = emptyRunReason(run);
-    const damaged = run.samples?.findings.find((f) => f.code === 'input-gzip-damaged');
-    if (reason === null && damaged !== undefined)
-      process.stderr.write(
-        terminalText(`stage-lens compare: warning: the ${name} (${runDataName(run)}): ${damaged.message}\n`),
-      );
+    const broke = inputBreakOf(run);
+    if (reason === null && broke !== undefined)
+      process.stderr.write(terminalText(`stage-lens compare: warning: the ${name} (${runDataName(run)}): ${broke}\n`));
     if (reason === null) continue;
     process.stderr.write(`stage-lens compare: the ${name} (${runDataName(run)}) holds nothing to compare: ${reason}\n`);
     empty = true;

@@ -1,7 +1,8 @@
 // `stageLens/compare`: two runs, each a session of this server (its analysis is already in
 // memory) or a path on disk (log, /metrics scrape, saved session folder), compared by
 // server/core/compare. The editor's Compare Sessions panel shows the result. One server boot of
-// a side is read as `compare --baseline-boot` reads it: a session from its folder, as a saved one.
+// a side is read as `compare --baseline-boot` reads it: a session from its folder, as a saved one;
+// so is an imported /metrics scrape.
 // `stageLens/runBoots`: the boots a run has, for the compare command to offer.
 import { compareRuns, histogramRowsOfSummaries, incomparableReason, runSamplesFromAnalysis } from '../core/compare';
 import type { RunData } from '../core/compare';
@@ -22,12 +23,14 @@ async function sessionRun(
   const session = await registry.open(sessionId);
   const info = session.info;
   const name = runNameOfSession(info);
-  if (boot !== null) {
+  // An imported /metrics scrape is read from its folder as `compare <folder>` and `compare x.prom`
+  // read it: its histograms added over replicas and its findings, not a log of 0 requests.
+  if (boot !== null || info.importedScrape === true) {
     const run = await loadRun(registry.folderOf(sessionId), { excludeCold, boot });
     return { run: { ...run, source: `${info.kind} session ${info.id} (${info.description})` }, name };
   }
-  // Findings from the summary (request ids capped), with an imported scrape's break; the requests are read from the packed store one by one.
-  const findings = [...session.summary().findings, ...session.scrapeInputFindings()];
+  // Findings from the summary (request ids capped); the requests are read from the packed store one by one.
+  const { findings } = session.summary();
   const scrape = session.histograms();
   // A session that only scrapes /metrics has no per-request data: that is not "0 requests".
   const hasLog = info.kind !== 'scrape' && info.kind !== 'prometheus';

@@ -17,6 +17,7 @@ import { unreadableInputFinding } from '../analysis/unreadableInput';
 import { precisionNotes } from './precisionNote';
 import { countOf } from '../numberText';
 import { runDataName } from './format';
+import { inputBreakOf } from './inputBreak';
 
 function describeKind(run: RunData): string {
   if (run.samples !== null && run.histograms !== null) return 'per-request data and a /metrics scrape';
@@ -114,10 +115,11 @@ export function compareRuns(baseline: RunData, candidate: RunData, options: Comp
     ['baseline', baseline],
     ['candidate', candidate],
   ] as const) {
-    // A run read from gzip data that broke off is the log before the break: said, as the run is still compared.
-    const damaged = run.samples?.findings.find((f) => f.code === 'input-gzip-damaged');
-    if (damaged !== undefined && (run.samples?.requestCount ?? 0) > 0)
-      notes.push(`The ${name} (${runDataName(run)}): ${damaged.message}`);
+    // A run read from gzip data that broke off is the log (or the series) before the break: said, as
+    // the run is still compared. A log of 0 requests says it below, as why it has none.
+    const broke = inputBreakOf(run);
+    if (broke !== undefined && (run.samples === null || run.samples.requestCount > 0))
+      notes.push(`The ${name} (${runDataName(run)}): ${broke}`);
     if (run.samples !== null && run.samples.requestCount === 0) {
       const unreadable = unreadableInputFinding(run.samples.findings);
       notes.push(

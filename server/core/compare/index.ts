@@ -5,6 +5,7 @@
 export * from './types';
 export { compareRuns, incomparableReason, methodOf, type CompareOptions } from './compareRuns';
 export { emptyRunReason } from './emptyRun';
+export { inputBreakOf } from './inputBreak';
 export { DEFAULT_SIGNIFICANCE, type SignificanceOptions } from './metricCompare';
 export { LogRunReader } from './logRunReader';
 export { RunSamplesBuilder, runSamplesFromAnalysis, findingCount } from './runSamples';

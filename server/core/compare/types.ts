@@ -132,6 +132,11 @@ export interface RunData {
   /** Bytes of log read before its gzip data broke off (what the run is of); absent for an input read whole. */
   readonly partialLogBytes?: number;
   /**
+   * Where a /metrics scrape's gzip data broke off (its input-gzip-damaged finding's sentence, as
+   * `analyze` lists it): its series before the break are the run. A log's break is among its findings.
+   */
+  readonly scrapeBreak?: string;
+  /**
    * What names its pipeline where its log names no served model: a saved session's deploy file
    * and source, as the editor names its stages (its folder's path says nothing of it); absent:
    * `source`, the file's path.
