@@ -207,3 +207,37 @@ test(
     assert.deepEqual(codes(sessionFolder(candidate.id)), fileFindings);
   },
 );
+
+test(
+  'an imported scrape against an imported log is refused with the reason stage-lens compare gives',
+  { timeout: 60_000 },
+  async () => {
+    const log = path.resolve(
+      __dirname,
+      '..',
+      'fixtures',
+      'upstream-rendered',
+      'qwen3tts-talker-first-audio-after-fix.log',
+    );
+    const cli = runCli(['compare', BEFORE_FIX, log]);
+    assert.equal(cli.status, 2);
+    const reason = (baseline: string, candidate: string): string =>
+      `nothing to compare: the baseline (${baseline}) has only /metrics histograms (a scrape), the candidate (${candidate}) has per-request data (a log). Compare two logs (or sessions with a log), or two scrapes.`;
+    assert.equal(cli.stderr, `stage-lens compare: ${reason(BEFORE_FIX, log)}\n`);
+
+    const lsp = await startLanguageServer(storage);
+    const scrape = await lsp.importLog(BEFORE_FIX);
+    const imported = await lsp.importLog(log);
+    const error = await lsp
+      .request('stageLens/compare', { baseline: { sessionId: scrape.id }, candidate: { sessionId: imported.id } })
+      .then(
+        () => assert.fail('compared a scrape with a log'),
+        (err: unknown) => (err as Error).message,
+      );
+    await stopped(lsp);
+    assert.equal(
+      error,
+      reason(`import session ${scrape.id} (${BEFORE_FIX})`, `import session ${imported.id} (${log})`),
+    );
+  },
+);
