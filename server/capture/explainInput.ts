@@ -15,6 +15,7 @@ import type { Finding } from '../core/analysis/types';
 import { ExplainIndex } from '../core/explain/explainIndex';
 import { gaugesOfEngines } from '../core/explain/explainReport';
 import { metricNotReportingInScrape, scrapeChecksDone } from '../core/explain/metricNotReporting';
+import { scrapeCutFinding, WHOLE_INPUT, type ScrapeEnd } from '../core/metricsText/scrapeCut';
 import type { GaugeSamples } from '../core/explain/types';
 import { parseExposition } from '../core/metricsText';
 import { ioMessage } from './compareInput';
@@ -149,17 +150,19 @@ class LogExplainReader {
   }
 }
 
-function scrapeInput(text: string): ExplainInput {
+/** `end`: how the input ended (its gzip data broke off): a scrape cut short is not judged where it was cut. */
+function scrapeInput(text: string, end: ScrapeEnd = WHOLE_INPUT): ExplainInput {
   const exposition = parseExposition(text);
+  const cut = scrapeCutFinding(exposition, end);
   return {
     kind: 'scrape',
     index: new ExplainIndex(),
-    findings: metricNotReportingInScrape(exposition),
+    findings: [...metricNotReportingInScrape(exposition, null, end), ...(cut === null ? [] : [cut])],
     gauges: [],
     problemCount: exposition.problems.length,
     stageRoles: {},
     stageRolesFrom: 'none',
-    scrapeChecks: scrapeChecksDone(exposition),
+    scrapeChecks: scrapeChecksDone(exposition, end),
     empty: text.length === 0,
     overallSummaryTables: 0,
     stages: [],
@@ -195,7 +198,7 @@ export async function explainFromStream(
   const { compression, damage } = reader.encoding;
   const gzip = { compression, gzipDamage: damage };
   if (reader.kind === 'scrape') {
-    const input = scrapeInput(Buffer.concat(scrape).toString('utf8'));
+    const input = scrapeInput(Buffer.concat(scrape).toString('utf8'), { gzipBroke: damage !== null });
     // Its series before the break are read: a finding says so, in the report's JSON as in its table.
     const findings = damage === null ? input.findings : [...input.findings, scrapeGzipDamagedFinding(damage)];
     return { ...input, ...gzip, findings };

@@ -60,12 +60,13 @@ export class ImportSource implements CaptureSource {
         this.onProgress(p, true);
         const damage = p.encoding.damage;
         const input = kind ?? 'log';
-        if (input === 'scrape' && !this.abort.signal.aborted && scrapeBytes <= MAX_SCRAPE_BYTES)
-          listener.onScrape?.(Buffer.concat(scrape).toString('utf8'));
         // The damage's sentence says what the data was of: "of log", "of the /metrics scrape".
         const damageText =
           damage === null ? null : gzipDamageText(damage.gzipDamaged.logBytes, damage.gzipDamaged.zlibMessage, input);
+        // Before the scrape: where it broke off decides what of it is judged.
         if (damage !== null) listener.onBrokeOff?.({ ...damage, message: damageText ?? damage.message }, 'file', input);
+        if (input === 'scrape' && !this.abort.signal.aborted && scrapeBytes <= MAX_SCRAPE_BYTES)
+          listener.onScrape?.(Buffer.concat(scrape).toString('utf8'));
         listener.onStatus(
           this.abort.signal.aborted ? 'stopped' : 'exited',
           this.abort.signal.aborted

@@ -13,6 +13,10 @@ import { ScopedSummaryCache } from './scopedSummaries';
 import { ExplainIndex } from '../core/explain/explainIndex';
 import { ScrapeGauges } from '../core/explain/scrapeGauges';
 import { KvUsageTracker, metricNotReportingInScrape } from '../core/explain/metricNotReporting';
+import { scrapeCutFinding, WHOLE_INPUT, type ScrapeEnd } from '../core/metricsText/scrapeCut';
+import { preemptionsOf } from '../core/metricsText/preemptions';
+import { speechStreamsOf } from '../core/metricsText/speechStreams';
+import { NO_SCRAPE_COUNTERS, type ScrapeCounters } from './storage/storedScrapeCounters';
 import type { ParsedExposition } from '../core/metricsText/model';
 import { parseExposition } from '../core/metricsText/exposition';
 import { histogramSummariesOf, scrapeProblemsOf } from '../core/metricsText/scrapeSummary';
@@ -87,6 +91,8 @@ export class Session {
   private readonly kvUsage = new KvUsageTracker();
   /** Null until a scrape is read here: the stored ones (an earlier capture's, another window's) are read then. */
   private scrapeFindings: Finding[] | null = null;
+  /** As scrapeFindings: null until a scrape is read here or the stored ones are. */
+  private counters: ScrapeCounters | null = null;
   /** The last start-up line of the server's log (a launched server's /metrics start-up, scrapeStartup.ts). */
   private startLine: ServerStartLine | null = null;
   /** Whether the stored input damage (meta.inputDamage) was read into the analysis: once, at the end of the streams. */
@@ -209,11 +215,25 @@ export class Session {
     return this.scrapeDamage === null ? [] : [this.scrapeDamage];
   }
 
-  /** A good scrape's gauges (running, waiting, KV usage) and what it says about metrics that do not report. */
-  applyScrapeGauges(exposition: ParsedExposition, atMs: number): void {
+  /** The last scrape's preemption and speech stream counters (none: unknown, not 0), as `analyze` reads them. */
+  scrapeCounters(): ScrapeCounters {
+    if (this.counters === null) this.counters = this.files.lastScrapeCounters() ?? NO_SCRAPE_COUNTERS;
+    return this.counters;
+  }
+
+  /**
+   * A good scrape's gauges (running, waiting, KV usage), its counters, and what it says about metrics
+   * that do not report and of being cut short. `end`: how its input ended (an import's gzip data broke off).
+   */
+  applyScrapeGauges(exposition: ParsedExposition, atMs: number, end: ScrapeEnd = WHOLE_INPUT): void {
     this.scrapeGauges.add(exposition, atMs);
-    this.kvUsage.noteExposition(exposition);
-    this.scrapeFindings = metricNotReportingInScrape(exposition, this.kvUsage);
+    this.kvUsage.noteExposition(exposition, end);
+    const cut = scrapeCutFinding(exposition, end);
+    this.scrapeFindings = [
+      ...metricNotReportingInScrape(exposition, this.kvUsage, end),
+      ...(cut === null ? [] : [cut]),
+    ];
+    this.counters = { preemptions: preemptionsOf(exposition), speechStreams: speechStreamsOf(exposition) };
   }
 
   /**
@@ -227,7 +247,10 @@ export class Session {
     if (reset !== null) this.restart = { atMs: Date.now(), ...reset };
     this.files.saveScrape(rows);
     // Kept with the rows: a reopened session lists its findings as its rows are marked.
-    if (from === 'endpoint') this.files.saveScrapeFindings(this.metricFindings());
+    if (from === 'endpoint') {
+      this.files.saveScrapeFindings(this.metricFindings());
+      this.files.saveScrapeCounters(this.scrapeCounters());
+    }
     this.scrapeRows = rows;
     if (this.meta.info.status === 'starting') this.setStatus('running', null);
     this.setLastError(null);
@@ -248,7 +271,8 @@ export class Session {
   private readScrapeText(text: string, atMs: number): ParsedExposition {
     const exposition = parseExposition(text);
     this.scrapeTextRead = true;
-    this.applyScrapeGauges(exposition, atMs);
+    // Its gzip data broke off (stored before the text is read): the family it was cut in is not judged.
+    this.applyScrapeGauges(exposition, atMs, { gzipBroke: this.meta.inputDamage?.input === 'scrape' });
     this.analysis.ingest({ records: [], problems: scrapeProblemsOf(exposition) });
     return exposition;
   }
@@ -288,7 +312,10 @@ export class Session {
   async followStored(reader: StoredChunkReader): Promise<void> {
     // The capturing window rewrites scrape.json as scrapes arrive: read it again when asked.
     this.scrapeRows = null;
-    if (!this.scrapeTextRead) this.scrapeFindings = null;
+    if (!this.scrapeTextRead) {
+      this.scrapeFindings = null;
+      this.counters = null;
+    }
     let read = false;
     for await (const chunk of reader.read(false)) {
       this.ingest(chunk, 'follow');

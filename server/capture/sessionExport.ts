@@ -11,6 +11,7 @@ import { traceChunks } from '../core/report/trace';
 import { stageRolesOfSession } from '../core/stageRoles';
 import type { ExportFormat, ExportResult, HistogramSummary } from '../protocol';
 import type { Session } from './session';
+import type { ScrapeCounters } from './storage/storedScrapeCounters';
 import { deployConfigMismatchOf, deployConfigProblem, snapshotWithDeployEvidence } from './deployEvidence';
 import { deployConfigJson, type DeployConfigJson } from '../core/deployConfigUsed';
 import { snapshotWithFindings } from '../core/analysis/snapshotWithFindings';
@@ -24,6 +25,8 @@ export interface ExportInput {
   readonly snapshot: () => AnalysisSnapshot;
   /** Histogram rows of the last /metrics scrape (JSON only). */
   readonly histograms: readonly HistogramSummary[];
+  /** Its preemption and speech stream counters (JSON only); absent: none (unknown, not 0). */
+  readonly scrapeCounters?: ScrapeCounters;
   /** Where the data came from, for the trace's metadata. */
   readonly source: string;
   /** When each request was completed in a live capture (ms since epoch): the trace's clock when the log has no timestamps. */
@@ -44,7 +47,13 @@ export function* exportChunks(
     // The summaries are taken first: a live session keeps growing while the export is written.
     const snapshot = input.snapshot();
     const rest = {
-      ...analysisJsonRest(snapshot, [...input.histograms], [], input.stageRoles),
+      ...analysisJsonRest(
+        snapshot,
+        [...input.histograms],
+        [...(input.scrapeCounters?.speechStreams ?? [])],
+        input.stageRoles,
+        input.scrapeCounters?.preemptions ?? null,
+      ),
       // The session's roles, as its views name stages.
       stageRolesFrom: 'session' as const,
       deployConfig: input.deployConfig?.(snapshot) ?? deployConfigJson(null, 'none', null),
@@ -137,6 +146,7 @@ export async function exportSession(session: Session, format: ExportFormat, path
         info.deployConfig,
       ),
     histograms: session.histograms(),
+    scrapeCounters: session.scrapeCounters(),
     source: `${info.kind}: ${info.description}`,
     captureTimesMs: live ? session.requestTimes() : undefined,
     stageRoles: stageRolesOfSession(info),

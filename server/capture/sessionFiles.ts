@@ -9,6 +9,7 @@
 //                  (storage/storedChunks.ts reads them back)
 //   scrape.json    histogram rows of the last good /metrics scrape
 //   scrape-findings.json  what the /metrics scrapes said of metrics that do not report
+//   scrape-counters.json  the last scrape's preemption and speech stream counters
 import {
   closeSync,
   existsSync,
@@ -28,6 +29,7 @@ import type { HistogramSummary } from '../protocol';
 import { histogramSummariesFromJson } from '../core/metricsText/scrapeSummary';
 import type { Finding } from '../core/analysis/types';
 import { scrapeFindingsFromJson } from './storage/storedScrapeFindings';
+import { scrapeCountersFromJson, type ScrapeCounters } from './storage/storedScrapeCounters';
 import { indexLine } from './storage/chunkIndex';
 import { parseSessionMeta, type MetaCheck, type SessionMeta } from './storage/storedMeta';
 import { StoredChunkReader, type StoredChunk } from './storage/storedChunks';
@@ -44,6 +46,7 @@ export class SessionFiles {
   private readonly fds = new Map<string, number>();
   private indexFd: number | null = null;
   private savedFindings: string | null = null;
+  private savedCounters: string | null = null;
 
   /** In storage, the folder is named by the session's id; a folder elsewhere may have any name. */
   private readonly inStorage: boolean;
@@ -164,6 +167,26 @@ export class SessionFiles {
   lastScrapeFindings(): Finding[] | null {
     try {
       return scrapeFindingsFromJson(JSON.parse(readFileSync(path.join(this.dir, 'scrape-findings.json'), 'utf8')));
+    } catch {
+      return null;
+    }
+  }
+
+  /** Written only when they changed, as the findings are. */
+  saveScrapeCounters(counters: ScrapeCounters): void {
+    const text = JSON.stringify(counters);
+    if (text === this.savedCounters) return;
+    mkdirSync(this.dir, { recursive: true });
+    const tmp = path.join(this.dir, 'scrape-counters.json.tmp');
+    writeFileSync(tmp, text);
+    renameSync(tmp, path.join(this.dir, 'scrape-counters.json'));
+    this.savedCounters = text;
+  }
+
+  /** The stored scrape counters; null when none were stored (a session of an older build, or one that scraped nothing). */
+  lastScrapeCounters(): ScrapeCounters | null {
+    try {
+      return scrapeCountersFromJson(JSON.parse(readFileSync(path.join(this.dir, 'scrape-counters.json'), 'utf8')));
     } catch {
       return null;
     }

@@ -25,6 +25,7 @@ import {
 import { parseExposition } from '../core/metricsText/exposition';
 import { nonFiniteSampleText } from '../core/metricsText/sampleLine';
 import { metricNotReportingInScrape } from '../core/explain/metricNotReporting';
+import { scrapeCutFinding } from '../core/metricsText/scrapeCut';
 import { terminalText, textTable, withVisibleControls } from '../core/textTable';
 import { groupedNumber } from '../core/numberText';
 import { boundSign } from '../core/metricsText/quantileBounds';
@@ -577,10 +578,13 @@ async function readAnalysis(
     analysis.flush();
   } else {
     const parsed = parseExposition(Buffer.concat(scrapeChunks).toString('utf8'));
+    const end = { gzipBroke: encoding.damage !== null };
     // A family stuck at 0 is a finding, and its rows say so (marked !) rather than show a count of 0.
-    scrapeFindings = metricNotReportingInScrape(parsed);
+    scrapeFindings = metricNotReportingInScrape(parsed, null, end);
     const scrape = summarizeParsedScrape(parsed, scrapeFindings);
-    // Its series before the break are read: a finding says so, in the JSON as in the table.
+    // Its series before the break (or the cut) are read: a finding says so, in the JSON as in the table.
+    const cut = scrapeCutFinding(parsed, end);
+    if (cut !== null) scrapeFindings = [...scrapeFindings, cut];
     if (encoding.damage !== null) scrapeFindings = [...scrapeFindings, scrapeGzipDamagedFinding(encoding.damage)];
     histograms = scrape.histograms;
     speechStreams = scrape.speechStreams;

@@ -261,6 +261,8 @@ function scrapeText(report: ExplainReport, name: string, checks: readonly string
   }
   // What the verdict rests on: a check that could not run is said, never taken as passed.
   if (checks.length > 0) out.push('', ...checks);
+  // A text cut short (a cut .gz is said in the header and on stderr).
+  for (const f of report.findings) if (f.code === 'input-cut-short') out.push('', f.message);
   return out.join('\n') + '\n';
 }
 

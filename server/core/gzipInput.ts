@@ -48,6 +48,9 @@ export function gzipDamagedFindingText(damageText: string, read: string): string
   return `${sentenceCase(damageText)} (a .gz file cut short, or damaged): ${read}; the rest of the file is not. \`gzip -t\` tests the file; \`zcat\` prints what it can of it.`;
 }
 
+/** What a scrape cut short was read of, as its findings say it (input-gzip-damaged, input-cut-short). */
+export const SERIES_BEFORE_BREAK_READ = 'the series before it are read';
+
 /** A /metrics scrape's input-gzip-damaged finding: its series before the break are read, the rest not. */
 export function scrapeGzipDamagedFinding(damage: GzipDamageProblem): Finding {
   return scrapeGzipDamagedFindingOf(
@@ -63,7 +66,7 @@ export function scrapeGzipDamagedFindingOf(damageText: string): Finding {
     stageId: null,
     requestIds: [],
     requestCount: 0,
-    message: gzipDamagedFindingText(damageText, 'the series before it are read'),
+    message: gzipDamagedFindingText(damageText, SERIES_BEFORE_BREAK_READ),
   };
 }
 

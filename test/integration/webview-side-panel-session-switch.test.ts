@@ -54,3 +54,23 @@ test('another session shown starts at its top, its name in view', async () => {
   await new Promise((r) => setTimeout(r, 300));
   assert.equal(await scrollY(), 0);
 });
+
+test('another session shown before its summary: nothing of the last one, then its own numbers', async () => {
+  assert.ok(data.summary.findings.length > 0, 'the log has findings to be left behind');
+  const stageRow = view.page.locator('[data-testid="stage-row"]').first();
+  assert.equal(await stageRow.isVisible(), true);
+  assert.equal(await view.page.locator('[data-testid="findings"]').isVisible(), true);
+  const third = { ...data.session, id: 'imported-3', title: 'third.log', requestCount: 0 };
+  await view.dispatch({ type: 'session', session: third, stageNames: data.stageNames });
+  await waitUntil(view.page, `document.body.innerText.includes('third.log')`);
+  assert.equal(await view.page.locator('[data-testid="waiting"]').isVisible(), true);
+  // The last session's stage rows, end to end and findings are not shown as this one's.
+  assert.equal(await stageRow.isVisible(), false);
+  assert.equal(await view.page.locator('[data-testid="e2e-section"]').isVisible(), false);
+  assert.equal(await view.page.locator('[data-testid="findings"]').isVisible(), false);
+  assert.equal(await view.page.locator('[data-testid="findings-none"]').isVisible(), false);
+  await view.dispatch({ type: 'summary', summary: { ...data.summary, sessionId: 'imported-3' } });
+  await stageRow.waitFor({ state: 'visible' });
+  assert.equal(await view.page.locator('[data-testid="waiting"]').isVisible(), false);
+  assert.equal(await view.page.locator('[data-testid="findings"]').isVisible(), true);
+});

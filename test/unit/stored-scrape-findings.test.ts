@@ -6,6 +6,7 @@ import { test } from 'node:test';
 import { metricNotReportingInScrape } from '../../server/core/explain/metricNotReporting';
 import { parseExposition } from '../../server/core/metricsText';
 import { scrapeFindingsFromJson } from '../../server/capture/storage/storedScrapeFindings';
+import { scrapeCutFinding } from '../../server/core/metricsText/scrapeCut';
 
 const STUCK = [
   '# TYPE vllm_omni:e2e_request_latency_s histogram',
@@ -54,4 +55,17 @@ test('a finding of another shape is dropped whole; a file that is not a list giv
   );
   assert.deepEqual(scrapeFindingsFromJson({ findings: [good] }), []);
   assert.deepEqual(scrapeFindingsFromJson(null), []);
+});
+
+test("a scrape's cut-short finding comes back from its JSON after the others, as it was", () => {
+  const cut = STUCK + '# TYPE vllm:prompt_tokens_total counter\nvllm:prompt_tokens_total{stage="0"';
+  const parsed = parseExposition(cut);
+  const finding = scrapeCutFinding(parsed);
+  assert.ok(finding !== null);
+  const findings = [...metricNotReportingInScrape(parsed), finding];
+  assert.deepEqual(
+    findings.map((f) => f.code),
+    ['metric-not-reporting', 'input-cut-short'],
+  );
+  assert.deepEqual(scrapeFindingsFromJson(JSON.parse(JSON.stringify(findings))), findings);
 });

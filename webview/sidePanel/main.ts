@@ -271,6 +271,30 @@ function showSession(): void {
   setText(errorBanner, session.lastError ?? '');
 }
 
+/** Everything drawn from a summary, hidden while the shown session has none yet. */
+function hideSummaryParts(): void {
+  for (const el of [
+    tablesNotice,
+    overallNotice,
+    tableCaption,
+    tableWrap,
+    slowestLine,
+    slowestCaveats,
+    fewValuesNote,
+    negativeAddedNote,
+    ttftWaitedNote,
+    leftOutNote,
+    endToEndSection,
+    edgeSection,
+    scrapeSection,
+    scrapeRestartNote,
+    findings.el,
+  ])
+    el.hidden = true;
+  prometheusSection.update(null);
+  tailSection.update(null, stageNames, new Set());
+}
+
 function render(): void {
   showSession();
   // A /metrics-only session never gets a request from a log: it says what it has instead.
@@ -288,8 +312,8 @@ function render(): void {
     waiting.hidden = session === null || scrapeOnly;
     noStageStats.hidden = !scrapeOnly;
     setText(noStageStats, scrapeOnly ? METRICS_ONLY_TEXT : '');
-    // Another session's end to end is not this one's.
-    endToEndSection.hidden = true;
+    // Until this session's summary arrives nothing of the last session's shows: not its numbers, notes or findings.
+    hideSummaryParts();
     // Until the session's summary arrives: its own trend so far, never the last session's line.
     if (session !== null) {
       const key = trendKey(session.id, bootOf(state, session.id));
@@ -366,6 +390,7 @@ function render(): void {
   const edges = edgeModel(summary.edges ?? [], state.percentile, stageNames);
   edgeSection.hidden = edges.rows.length === 0;
   if (edges.rows.length > 0) edgeTable.update(edges);
+  findings.el.hidden = false;
   findings.update(
     missing === null ? summary.findings : summary.findings.filter((f) => f.code !== 'stage-tables-missing'),
     missing !== null,

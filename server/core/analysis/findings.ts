@@ -399,6 +399,7 @@ export class FindingsBuilder {
       case 'input-binary':
       case 'input-deploy-config':
       case 'input-gzip-damaged':
+      case 'input-cut-short':
       case 'legacy-stats-format':
       case 'engine-stats-only':
       case 'boots-differ-in-pipeline':

@@ -378,6 +378,7 @@ export type FindingCode =
   | 'input-binary'
   | 'input-deploy-config'
   | 'input-gzip-damaged'
+  | 'input-cut-short'
   | 'legacy-stats-format'
   | 'engine-stats-only'
   | 'repeated-request-ids'

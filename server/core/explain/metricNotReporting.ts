@@ -8,12 +8,15 @@
 //  - KV-cache usage reading 0 on an engine that is running requests (the 1 s throttle in
 //    OmniSchedulerMixin.make_stats(), vllm-omni#4802).
 // The finding names the family, the evidence and the known causes; a view greys the
-// series out instead of plotting it as a real 0.
+// series out instead of plotting it as a real 0. A 0 needs its evidence: a series whose count is
+// unknown is not a 0, and the family a scrape cut short breaks off in (scrapeCut.ts) is not judged,
+// as its series after the cut are missing.
 import type { EngineSeries } from '../analysis/engineSeries';
 import type { Finding } from '../analysis/types';
 import { labelsKey, stageIdOf } from '../metricsText/labels';
 import { findOneOutputStages, type OneOutputStage } from '../metricsText/oneOutputSignature';
 import { findFamily } from '../metricsText/metricNames';
+import { cutFamilyOf, WHOLE_INPUT, type ScrapeEnd } from '../metricsText/scrapeCut';
 import type { HistogramFamily, Labels, MetricFamily, ParsedExposition, ScalarFamily } from '../metricsText/model';
 import { groupedNumber } from '../numberText';
 
@@ -67,6 +70,11 @@ function amounts(family: MetricFamily): { labels: Labels; amount: number | null 
   return (family as ScalarFamily).series.map((s) => ({ labels: s.labels, amount: s.value }));
 }
 
+/** Whether a series the check reads has no count (a histogram without `_count` or +Inf bucket): its amount is unknown, not 0. */
+function hasUnknownAmount(family: MetricFamily, skip: ReadonlySet<string>): boolean {
+  return amounts(family).some((a) => !skip.has(labelsKey(a.labels)) && (a.amount === null || Number.isNaN(a.amount)));
+}
+
 function total(family: MetricFamily | undefined, skip: ReadonlySet<string> = new Set()): number {
   if (family === undefined) return 0;
   let n = 0;
@@ -106,10 +114,13 @@ export class KvUsageTracker {
     if (kvUsage === 0) entry.zeroUnderLoad++;
   }
 
-  noteExposition(exposition: ParsedExposition): void {
+  /** `end`: how the scrape's input ended; a family it was cut in is not read (its last value may be cut too). */
+  noteExposition(exposition: ParsedExposition, end: ScrapeEnd = WHOLE_INPUT): void {
     const kv = familyOf(exposition, 'vllm:kv_cache_usage_perc');
     const running = familyOf(exposition, 'vllm:num_requests_running');
     if (kv === undefined || running === undefined) return;
+    const cut = cutFamilyOf(exposition, end);
+    if (cut === kv || cut === running) return;
     const runningBy = new Map(
       amounts(running).map((a) => [`${a.labels['stage'] ?? ''}/${a.labels['replica'] ?? ''}`, a.amount]),
     );
@@ -136,9 +147,17 @@ export class KvUsageTracker {
   }
 }
 
-/** Findings of one /metrics scrape (a session adds its KV tracker over all scrapes instead of the single-scrape one). */
-export function metricNotReportingInScrape(exposition: ParsedExposition, kv: KvUsageTracker | null = null): Finding[] {
+/**
+ * Findings of one /metrics scrape (a session adds its KV tracker over all scrapes instead of the
+ * single-scrape one, having noted the scrape in it). `end`: how the scrape's input ended.
+ */
+export function metricNotReportingInScrape(
+  exposition: ParsedExposition,
+  kv: KvUsageTracker | null = null,
+  end: ScrapeEnd = WHOLE_INPUT,
+): Finding[] {
   const out: Finding[] = [];
+  const cut = cutFamilyOf(exposition, end);
   const finishedFamily = FINISHED_FAMILIES.map((n) => ({ name: n, family: familyOf(exposition, n) })).find(
     (f) => f.family !== undefined && total(f.family) > 0,
   );
@@ -151,7 +170,7 @@ export function metricNotReportingInScrape(exposition: ParsedExposition, kv: KvU
       // A one-output stage's empty ITL series is expected: only the other stages' series can say the family is silent.
       const skip = name === ITL_FAMILY ? oneOutput : new Set<string>();
       if (family === undefined || family.series.every((s) => skip.has(labelsKey(s.labels)))) continue;
-      if (total(family, skip) !== 0) continue;
+      if (family === cut || hasUnknownAmount(family, skip) || total(family, skip) !== 0) continue;
       silentFamilies.add(name);
       out.push(
         finding(
@@ -166,7 +185,13 @@ export function metricNotReportingInScrape(exposition: ParsedExposition, kv: KvU
   // A stage's TTFT without samples while its ITL has some (unless the whole family is silent, reported above).
   const ttft = familyOf(exposition, 'vllm:time_to_first_token_seconds');
   const itl = familyOf(exposition, 'vllm:inter_token_latency_seconds');
-  if (ttft !== undefined && itl !== undefined && !silentFamilies.has('vllm:time_to_first_token_seconds')) {
+  if (
+    ttft !== undefined &&
+    itl !== undefined &&
+    ttft !== cut &&
+    itl !== cut &&
+    !silentFamilies.has('vllm:time_to_first_token_seconds')
+  ) {
     const itlBy = new Map(
       amounts(itl).map((a) => [`${a.labels['stage'] ?? ''}/${a.labels['replica'] ?? ''}`, a.amount]),
     );
@@ -185,7 +210,7 @@ export function metricNotReportingInScrape(exposition: ParsedExposition, kv: KvU
     }
   }
   const tracker = kv ?? new KvUsageTracker();
-  if (kv === null) tracker.noteExposition(exposition);
+  if (kv === null) tracker.noteExposition(exposition, end);
   out.push(...tracker.findings('vllm:kv_cache_usage_perc', kv === null ? 'scrape' : 'scrapes'));
   return out;
 }
@@ -194,8 +219,11 @@ export function metricNotReportingInScrape(exposition: ParsedExposition, kv: KvU
  * What metricNotReportingInScrape could check in this scrape, one sentence each, and what it
  * left alone: so that "no finding" is never read as "every series reports".
  */
-export function scrapeChecksDone(exposition: ParsedExposition): string[] {
+export function scrapeChecksDone(exposition: ParsedExposition, end: ScrapeEnd = WHOLE_INPUT): string[] {
   const out: string[] = [];
+  const cut = cutFamilyOf(exposition, end);
+  const cutText = (name: string): string =>
+    `as the scrape is cut inside ${name}, so its series after the cut are not read`;
   const finishedFamily = FINISHED_FAMILIES.map((n) => ({ name: n, family: familyOf(exposition, n) })).find(
     (f) => f.family !== undefined && total(f.family) > 0,
   );
@@ -203,12 +231,19 @@ export function scrapeChecksDone(exposition: ParsedExposition): string[] {
   const exposed: string[] = [];
   // A family stuck at 0 is metricNotReportingInScrape's finding, never said to have samples.
   const reporting: string[] = [];
+  // Families whose 0 would have no evidence: what the scrape holds of them says nothing either way.
+  const unjudged: string[] = [];
   for (const n of PER_STAGE_FAMILIES) {
     const family = familyOf(exposition, n);
     const skip = n === ITL_FAMILY ? oneOutput : new Set<string>();
     if (family !== undefined && !family.series.every((s) => skip.has(labelsKey(s.labels)))) {
       exposed.push(family.name);
-      if (total(family, skip) !== 0) reporting.push(family.name);
+      if (family === cut) unjudged.push(`Not checked: whether ${family.name} reports, ${cutText(family.name)}.`);
+      else if (total(family, skip) !== 0) reporting.push(family.name);
+      else if (hasUnknownAmount(family, skip))
+        unjudged.push(
+          `Not checked: whether ${family.name} reports, as a series of it exposes no count (no _count, no +Inf bucket): unknown, not 0.`,
+        );
     }
   }
   if (finishedFamily === undefined)
@@ -216,20 +251,29 @@ export function scrapeChecksDone(exposition: ParsedExposition): string[] {
       `Not checked: whether the per-stage vllm:* families report, as no finished-request count (${FINISHED_FAMILIES.join(', ')}) is above 0.`,
     );
   else if (exposed.length === 0) out.push('Not checked: the scrape exposes none of the per-stage vllm:* families.');
-  else if (reporting.length > 0)
+  else {
+    if (reporting.length > 0)
+      out.push(
+        `Checked: ${reporting.join(', ')} each have samples on some stage while ${finishedFamily.name} counts ${groupedNumber(total(finishedFamily.family), 0, 3)} finished requests (a family as a whole; one stage's empty series is not a finding by itself).`,
+      );
+    out.push(...unjudged);
+  }
+  const ttft = familyOf(exposition, 'vllm:time_to_first_token_seconds');
+  const itl = familyOf(exposition, ITL_FAMILY);
+  if (ttft !== undefined && itl !== undefined)
     out.push(
-      `Checked: ${reporting.join(', ')} each have samples on some stage while ${finishedFamily.name} counts ${groupedNumber(total(finishedFamily.family), 0, 3)} finished requests (a family as a whole; one stage's empty series is not a finding by itself).`,
+      cut === ttft || cut === itl
+        ? `Not checked: whether a stage's TTFT histogram is empty while its inter-token latency has samples, ${cutText(cut.name)}.`
+        : "Checked: no stage's TTFT histogram is empty while its inter-token latency has samples.",
     );
-  if (
-    familyOf(exposition, 'vllm:time_to_first_token_seconds') !== undefined &&
-    familyOf(exposition, ITL_FAMILY) !== undefined
-  )
-    out.push("Checked: no stage's TTFT histogram is empty while its inter-token latency has samples.");
-  if (
-    familyOf(exposition, 'vllm:kv_cache_usage_perc') !== undefined &&
-    familyOf(exposition, 'vllm:num_requests_running') !== undefined
-  )
-    out.push('Checked: no engine with requests running reads a KV-cache usage of 0.');
+  const kv = familyOf(exposition, 'vllm:kv_cache_usage_perc');
+  const running = familyOf(exposition, 'vllm:num_requests_running');
+  if (kv !== undefined && running !== undefined)
+    out.push(
+      cut === kv || cut === running
+        ? `Not checked: whether an engine with requests running reads a KV-cache usage of 0, ${cutText(cut.name)}.`
+        : 'Checked: no engine with requests running reads a KV-cache usage of 0.',
+    );
   for (const s of findOneOutputStages(exposition)) {
     const where = `stage ${s.labels['stage'] ?? '?'} replica ${s.labels['replica'] ?? '?'}`;
     out.push(

@@ -218,8 +218,13 @@ class ExpositionBuilder {
     return true;
   }
 
-  result(): ParsedExposition {
-    return { families: this.order.map(finishFamily), problems: this.problems, sampleCount: this.sampleCount };
+  result(unterminatedLine: number | null): ParsedExposition {
+    return {
+      families: this.order.map(finishFamily),
+      problems: this.problems,
+      sampleCount: this.sampleCount,
+      unterminatedLine,
+    };
   }
 }
 
@@ -309,16 +314,18 @@ export function parseExposition(text: string): ParsedExposition {
   const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
   let start = 0;
   let lineNumber = 0;
+  let unterminatedLine: number | null = null;
   while (start <= body.length) {
     let end = body.indexOf('\n', start);
     if (end === -1) end = body.length;
     lineNumber++;
     let line = body.slice(start, end);
     if (line.endsWith('\r')) line = line.slice(0, -1);
+    if (end === body.length && firstNonBlank(line) !== -1) unterminatedLine = lineNumber;
     start = end + 1;
     readLine(builder, lineNumber, line);
   }
-  return builder.result();
+  return builder.result(unterminatedLine);
 }
 
 function readLine(builder: ExpositionBuilder, lineNumber: number, line: string): void {

@@ -86,4 +86,10 @@ export interface ParsedExposition {
   readonly problems: readonly ParseProblem[];
   /** Sample lines that were used (problem lines excluded). */
   readonly sampleCount: number;
+  /**
+   * The number of the last line when the text ends inside it: a non-blank line with no line
+   * feed after it, where the text format ends every line with one. The text was cut there (a
+   * file or body cut short), so that line may be cut too. null: the text ends with a line feed.
+   */
+  readonly unterminatedLine: number | null;
 }

@@ -67,3 +67,27 @@ export function speechStreamsOf(parsed: ParsedExposition): SpeechStreamCounts[] 
       return { modelName, completed: e.completed, aborted, abortedTotal: total };
     });
 }
+
+/** The counts read back from JSON (a saved summary): what is well formed is kept, a count not a number stays unknown (null). */
+export function speechStreamsFromJson(raw: unknown): SpeechStreamCounts[] {
+  if (!Array.isArray(raw)) return [];
+  const out: SpeechStreamCounts[] = [];
+  const count = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
+  for (const item of raw as unknown[]) {
+    if (typeof item !== 'object' || item === null) continue;
+    const r = item as Record<string, unknown>;
+    const modelName = r['modelName'];
+    if (modelName !== null && typeof modelName !== 'string') continue;
+    const aborted: Record<string, number> = {};
+    const rawAborted = r['aborted'];
+    if (typeof rawAborted === 'object' && rawAborted !== null)
+      for (const [reason, v] of Object.entries(rawAborted as Record<string, unknown>)) {
+        const n = count(v);
+        // A reason may be named `__proto__`: defined, never assigned.
+        if (n !== null)
+          Object.defineProperty(aborted, reason, { value: n, enumerable: true, writable: true, configurable: true });
+      }
+    out.push({ modelName, completed: count(r['completed']), aborted, abortedTotal: count(r['abortedTotal']) });
+  }
+  return out;
+}

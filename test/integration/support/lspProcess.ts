@@ -134,9 +134,17 @@ export async function startLanguageServer(
   };
 }
 
-/** Kills every language server these tests started that is still running. */
+/**
+ * Kills every language server these tests started that is still running, and lets go of their
+ * pipes: a pipe some other process still held open would keep this test process from ending.
+ */
 export function killLanguageServers(): void {
-  for (const c of started) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
+  for (const c of started) {
+    if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
+    c.stdin?.destroy();
+    c.stdout?.destroy();
+    c.unref();
+  }
 }
 
 /**

@@ -1,0 +1,40 @@
+// A /metrics scrape cut short (a truncated file, a .prom.gz whose stream breaks, a body that
+// stops early): the family it breaks off in may have lost series after the cut, so what that
+// family holds is not evidence of what the server exposed. A text exposition ends every line
+// with a line feed, so a text that ends inside a line was cut; a gzip stream that broke was cut
+// wherever its text ends.
+import type { Finding } from '../analysis/types';
+import { SERIES_BEFORE_BREAK_READ } from '../gzipInput';
+import type { MetricFamily, ParsedExposition } from './model';
+
+/** How the scrape's input ended, besides its text: whether its gzip data broke off. */
+export interface ScrapeEnd {
+  readonly gzipBroke: boolean;
+}
+
+export const WHOLE_INPUT: ScrapeEnd = { gzipBroke: false };
+
+/**
+ * The family the scrape was cut in (the last one it opened: families come one after the other),
+ * or null when the scrape is whole or cut before any family.
+ */
+export function cutFamilyOf(parsed: ParsedExposition, end: ScrapeEnd = WHOLE_INPUT): MetricFamily | null {
+  if (parsed.unterminatedLine === null && !end.gzipBroke) return null;
+  return parsed.families[parsed.families.length - 1] ?? null;
+}
+
+/**
+ * The input-cut-short finding of a text that ends inside a line, in the words of a cut .prom.gz's
+ * (input-gzip-damaged); null when the text ends with a line feed, or its gzip data broke (that finding says it).
+ */
+export function scrapeCutFinding(parsed: ParsedExposition, end: ScrapeEnd = WHOLE_INPUT): Finding | null {
+  if (parsed.unterminatedLine === null || end.gzipBroke) return null;
+  return {
+    code: 'input-cut-short',
+    severity: 'warning',
+    stageId: null,
+    requestIds: [],
+    requestCount: 0,
+    message: `The /metrics scrape ends inside its line ${parsed.unterminatedLine}, with no line feed after it (a file or body cut short): ${SERIES_BEFORE_BREAK_READ}; the rest of the scrape is not.`,
+  };
+}
