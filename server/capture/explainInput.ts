@@ -217,8 +217,8 @@ export async function explainFromStream(
 function importedScrapeInput(files: SessionFiles, meta: SessionMeta, source: string): ExplainInput {
   const text = files.storedText('file', MAX_SCRAPE_BYTES);
   if (text === null) throw new Error(`${source}: the /metrics scrape this session imported cannot be read`);
-  const input = scrapeInput(text);
   const damage = meta.inputDamage;
+  const input = scrapeInput(text, { gzipBroke: damage !== undefined });
   return damage === undefined
     ? input
     : { ...input, findings: [...input.findings, scrapeGzipDamagedFindingOf(damage.message)] };
