@@ -168,6 +168,11 @@ export class Session {
     return this.analysis.legacyFindingOver(requests, legacyRequests);
   }
 
+  /** The findings of the log as a whole (its input, its engine lines): StreamAnalysis.logFindings. */
+  logFindings(): Finding[] {
+    return this.analysis.logFindings();
+  }
+
   /** Sorted/filtered request orders of the request table, kept while no request arrives. */
   readonly requestOrders = new RequestOrderCache();
 

@@ -7,6 +7,7 @@ import { FindingsBuilder } from '../core/analysis/findings';
 import { StageSummaryBuilder } from '../core/analysis/stageSummary';
 import { EndToEndBuilder } from '../core/analysis/endToEnd';
 import { TablesMissingCounter } from '../core/analysis/tablesMissing';
+import { isUnreadableInput } from '../core/analysis/unreadableInput';
 import { runSummariesJson } from '../core/analysis/runSummaries';
 import type { AnalyzedRequest, Finding } from '../core/analysis/types';
 import {
@@ -105,18 +106,26 @@ function figuresOver(session: Session, rows: Iterable<number>, roles: Readonly<R
 
 /**
  * The summary of these figures, with what the session says beside its requests (its log's format,
- * scrapes, deploy evidence).
+ * input and engine lines, scrapes, deploy evidence).
  */
 function summaryOf(session: Session, figures: ScopedFigures, scope?: ExplainScope): SummaryResult {
   // Made here, not kept with the figures: the log's dicts are counted as they come, with or without a request.
   const legacy = session.legacyFindingOver(figures.requestCount, figures.legacyDictRequests);
+  // What the input is comes before any number, as in the whole session's findings.
+  const log = session.logFindings();
   return {
     sessionId: session.id,
     requestCount: figures.requestCount,
     stages: figures.stages,
     replicas: figures.replicas,
     findings: withDeployEvidence(
-      [...figures.findings, ...(legacy === null ? [] : [legacy]), ...scrapeFindingsOf(session)],
+      [
+        ...log.filter(isUnreadableInput),
+        ...figures.findings,
+        ...(legacy === null ? [] : [legacy]),
+        ...log.filter((f) => !isUnreadableInput(f)),
+        ...scrapeFindingsOf(session),
+      ],
       session.info.deployConfig,
     ),
     histograms: session.histograms(),

@@ -89,6 +89,8 @@ export class FindingsBuilder {
   private deployConfig = false;
   /** The gzip data broke off: where (its sentence), and how much log came before. */
   private gzipDamage: ParseProblem | null = null;
+  /** Requests read but left out of this builder (a window, a boot). */
+  private leftOutRequests = 0;
   /** Requests that print again an earlier request's record (requestRepeats.ts). */
   private readonly repeats = new RepeatTally();
 
@@ -170,15 +172,32 @@ export class FindingsBuilder {
     }
     const cold = this.coldFinding(stages, maxRequestIds, roles);
     if (cold !== null) out.push(cold);
-    if (this.compressed !== null) out.push(compressedFinding(this.compressed));
-    if (this.binary) out.push(binaryFinding(this.requestTotal));
-    if (this.deployConfig && this.requestTotal === 0) out.push(DEPLOY_CONFIG_FINDING);
-    if (this.gzipDamage !== null) out.push(gzipDamagedFinding(this.gzipDamage, this.requestTotal));
+    out.push(...this.inputFindings());
     const rank: Record<Severity, number> = { error: 0, warning: 1, info: 2 };
     return out.sort(
       (a, b) =>
         rank[a.severity] - rank[b.severity] || (a.stageId ?? -1) - (b.stageId ?? -1) || (a.code < b.code ? -1 : 1),
     );
+  }
+
+  /**
+   * What the parser's problems say of the input as a whole (compressed, binary, a deploy config,
+   * gzip data that broke off): the log's, so a window of its requests says them too, counting
+   * the requests the log gave (left out ones too).
+   */
+  inputFindings(): Finding[] {
+    const read = this.requestTotal + this.leftOutRequests;
+    const out: Finding[] = [];
+    if (this.compressed !== null) out.push(compressedFinding(this.compressed));
+    if (this.binary) out.push(binaryFinding(read));
+    if (this.deployConfig && read === 0) out.push(DEPLOY_CONFIG_FINDING);
+    if (this.gzipDamage !== null) out.push(gzipDamagedFinding(this.gzipDamage, read));
+    return out;
+  }
+
+  /** A request the log gave that a window or a boot left out: the input findings count it. */
+  leaveOut(): void {
+    this.leftOutRequests += 1;
   }
 
   private checkStage(request: AnalyzedRequest, stage: RequestStage, firstStageId: number): void {

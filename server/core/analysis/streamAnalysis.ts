@@ -346,6 +346,15 @@ export class StreamAnalysis {
     return f === undefined ? null : { ...f, severity: legacyRequests >= requests ? 'warning' : 'info' };
   }
 
+  /**
+   * The findings of the log as a whole, not of its requests: what its input is (compressed,
+   * binary, a deploy config, cut short) and what its engine stats lines say. A window or scope
+   * of its requests carries them as they are.
+   */
+  logFindings(): Finding[] {
+    return [...this.findingsBuilder.inputFindings(), ...this.engineFindings()];
+  }
+
   private bootFindings(): Finding[] {
     const f = bootsDifferFinding(this.bootPipelines.pipelines());
     return f === null ? [] : [f];
@@ -561,9 +570,13 @@ export class StreamAnalysis {
     this.bootRequests.set(request.boot, (this.bootRequests.get(request.boot) ?? 0) + 1);
     if (!this.inBoot(request.boot)) {
       this.bootOutside += 1;
+      this.findingsBuilder.leaveOut();
       return false;
     }
-    if (!this.inWindow(request.timestamp, true)) return false;
+    if (!this.inWindow(request.timestamp, true)) {
+      this.findingsBuilder.leaveOut();
+      return false;
+    }
     if (this.keepRequests) this.store.add(request);
     this.accepted += 1;
     this.stageOutputs.add(request);
