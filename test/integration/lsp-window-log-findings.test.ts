@@ -44,7 +44,7 @@ const ENGINES_SAID =
   "The log has 6 vLLM engine stats lines (`Engine NNN:`, 2 engines) and no request: they say each engine's running and waiting requests, KV-cache usage and throughput at each stats interval, not any request's times, so they give no phase split. `stage-lens explain --format json` reads them for load over time (each engine's running / waiting / KV-cache usage, overTime.gauges).";
 
 test(
-  'a log of Engine lines only: a window and a scope say engine-stats-only as the whole session and analyze --since do',
+  'a log of Engine lines only: a window and a scope say engine-stats-only as the whole session and analyze --since do, and a KV-cache usage stuck at 0',
   { timeout: 90_000 },
   async () => {
     const log = path.join(dir, 'engines.log');
@@ -54,7 +54,7 @@ test(
         lines.push(
           `(APIServer pid=2963765) INFO 11-28 14:29:${second} [loggers.py:127] Engine ${engine}: ` +
             'Avg prompt throughput: 2549.0 tokens/s, Avg generation throughput: 2.4 tokens/s, ' +
-            `Running: ${engine === '000' ? 4 : 3} reqs, Waiting: 2 reqs, GPU KV cache usage: 23.2%, Prefix cache hit rate: 0.0%`,
+            `Running: ${engine === '000' ? 4 : 3} reqs, Waiting: 2 reqs, GPU KV cache usage: ${engine === '000' ? '23.2' : '0.0'}%, Prefix cache hit rate: 0.0%`,
         );
     fs.writeFileSync(log, lines.join('\n') + '\n');
 
@@ -63,16 +63,22 @@ test(
     assert.equal(session.requestCount, 0);
     const whole = await lsp.request('stageLens/summary', { sessionId: session.id });
     const expected = ['engine-stats-only', 'info', ENGINES_SAID];
+    // Engine 001 reads a KV-cache usage of 0 with requests running: a metric that does not report.
+    const notReporting = whole.findings.filter((f) => f.code === 'metric-not-reporting');
     assert.deepEqual(
-      whole.findings.map((f) => said(f)),
-      [expected],
+      whole.findings.map((f) => f.code),
+      ['metric-not-reporting', 'engine-stats-only'],
     );
+    assert.match(notReporting[0]?.message ?? '', /Engine 001: 3 of 3 lines with requests running read 0\.0%/);
+    assert.deepEqual(whole.findings[1] === undefined ? undefined : said(whole.findings[1]), expected);
     for (const params of narrower) {
       const summary = await lsp.request('stageLens/summary', { sessionId: session.id, ...params });
       assert.equal(summary.requestCount, 0);
       assert.deepEqual(summary.findings, whole.findings, JSON.stringify(params));
     }
-    assert.deepEqual(cliFindings([log, '--since', '11-28 14:29:45'], 'engine-stats-only'), [expected]);
+    const since = [log, '--since', '11-28 14:29:45'];
+    assert.deepEqual(cliFindings(since, 'engine-stats-only'), [expected]);
+    assert.deepEqual(cliFindings(since, 'metric-not-reporting'), notReporting.map(said));
   },
 );
 
