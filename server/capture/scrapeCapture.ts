@@ -44,6 +44,7 @@ export class ScrapeCaptureSource implements CaptureSource {
         histogramSummariesOf(result.exposition, this.session.metricFindings()),
         'endpoint',
         scrapeLifeOf(result.exposition),
+        result.text,
       );
       if (result.exposition.problems.length > 0)
         listener.onNotice(
