@@ -2,34 +2,21 @@
 // once, and again only when what it cannot read changes, not at every scrape. Real language
 // server over stdio, real loopback HTTP server.
 import assert from 'node:assert/strict';
-import * as http from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { after, test } from 'node:test';
+import { test } from 'node:test';
 import { malformedNotice } from '../../server/capture/scrapeCapture';
 import { parseExposition } from '../../server/core/metricsText/exposition';
 import { BUGGY_CODEC_SCRAPE } from '../unit/support/scrapeFixtures';
 import { startLanguageServer, storageForFile } from './support/lspProcess';
 import { waitFor } from './support/waitFor';
+import { metricsEndpoint } from './support/metricsEndpoint';
 
 const storage = storageForFile('stage-lens-scrape-malformed-');
-const servers: http.Server[] = [];
-after(() => {
-  for (const s of servers) s.close();
-});
 
 test('an attached endpoint with malformed lines: said once while its body stays, again when it changes', async () => {
   const first = `${BUGGY_CODEC_SCRAPE}this line is no sample\n`;
   const second = `${BUGGY_CODEC_SCRAPE}vllm:num_requests_running{ 1\nnor is this one\n`;
-  let body = first;
-  let served = 0;
-  const server = http.createServer((_req, res) => {
-    served += 1;
-    res.writeHead(200, { 'content-type': 'text/plain; version=0.0.4; charset=utf-8' });
-    res.end(body);
-  });
-  servers.push(server);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/metrics`;
+  const endpoint = await metricsEndpoint(first);
+  const url = endpoint.url;
   const firstNotice = malformedNotice(url, parseExposition(first).problems);
   const secondNotice = malformedNotice(url, parseExposition(second).problems);
   assert.match(firstNotice ?? '', /: 1 malformed line skipped \(first: line \d+: /);
@@ -42,13 +29,18 @@ test('an attached endpoint with malformed lines: said once while its body stays,
       .join('')
       .split('\r\n')
       .filter((l) => l.includes('malformed line'));
-  await waitFor('eight scrapes of the first body', () => (served >= 8 ? true : undefined), 20_000, 50);
+  await waitFor('eight scrapes of the first body', () => (endpoint.served() >= 8 ? true : undefined), 20_000, 50);
   await waitFor('the notice', () => (said().length > 0 ? true : undefined));
   assert.deepEqual(said(), [`[stage-lens] ${firstNotice}`]);
 
-  body = second;
-  const before = served;
-  await waitFor('eight scrapes of the second body', () => (served >= before + 8 ? true : undefined), 20_000, 50);
+  endpoint.serve(second);
+  const before = endpoint.served();
+  await waitFor(
+    'eight scrapes of the second body',
+    () => (endpoint.served() >= before + 8 ? true : undefined),
+    20_000,
+    50,
+  );
   await waitFor('the second notice', () => (said().length > 1 ? true : undefined));
   assert.deepEqual(said(), [`[stage-lens] ${firstNotice}`, `[stage-lens] ${secondNotice}`]);
   // The histograms were still read: the lines before and after a malformed one are kept.
