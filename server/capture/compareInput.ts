@@ -72,9 +72,15 @@ function bootOf(reader: LogRunReader): Pick<RunData, 'bootCounts' | 'boots'> {
   return counts === null ? { boots: reader.boots() } : { bootCounts: counts, boots: reader.boots() };
 }
 
-/** A /metrics scrape's run; `scrapeBreak`: where its gzip data broke off (the series before it are read). */
-function scrapeRun(text: string, source: string, scrapeBreak?: string): RunData {
-  const { rows, problemCount, findings, exposed } = histogramRowsOfScrape(text);
+/**
+ * A /metrics scrape's run; `gzipBreak`: where its gzip data broke off (the series before it are
+ * read). A text that ends inside a line was cut there, and says so in the same place.
+ */
+function scrapeRun(text: string, source: string, gzipBreak?: string): RunData {
+  const { rows, problemCount, findings, exposed, cutShort } = histogramRowsOfScrape(text, {
+    gzipBroke: gzipBreak !== undefined,
+  });
+  const scrapeBreak = gzipBreak ?? cutShort ?? undefined;
   return {
     source,
     kind: 'scrape',
@@ -110,6 +116,22 @@ function importedScrapeRun(files: SessionFiles, meta: SessionMeta, source: strin
   };
 }
 
+/**
+ * A session folder of a session attached to a /metrics URL, with its last scrape's text: read as
+ * `compare` reads a saved copy of that scrape (its histograms added over replicas, its findings, a cut said).
+ */
+function attachedScrapeRun(files: SessionFiles, meta: SessionMeta, source: string): RunData | null {
+  if (meta.info.kind !== 'scrape') return null;
+  const text = files.lastScrapeText(MAX_SCRAPE_BYTES);
+  if (text === null) return null;
+  const roles = meta.info.stageRoles;
+  return {
+    ...scrapeRun(text, source),
+    pipelineNames: sessionPipelineNames(meta.info),
+    ...(roles === undefined || Object.keys(roles).length === 0 ? {} : { recordedStageRoles: roles }),
+  };
+}
+
 async function loadLogFile(file: string, source: string, options: LoadRunOptions): Promise<RunData> {
   const reader = readerOf(options);
   await importFile(file, (chunk) => reader.push(chunk));
@@ -130,6 +152,9 @@ async function loadSessionFolder(dir: string, source: string, options: LoadRunOp
   const checked = files.checkMeta();
   if (!checked.ok) throw new Error(`${source}: not a Stage Lens session folder: ${checked.problem}`);
   if (checked.meta.info.importedScrape === true) return importedScrapeRun(files, checked.meta, source);
+  // A scrape has no server boots: with one selected, it is refused as a scrape file is.
+  const scraped = attachedScrapeRun(files, checked.meta, source);
+  if (scraped !== null) return scraped;
   const reader = readerOf(options);
   let chunks = 0;
   for await (const chunk of files.chunkReader(checked.meta.info.startedAt).read(true)) {

@@ -10,10 +10,21 @@ const NO_STARTUP_GRACE: StartupGrace = { graceMs: 0, afterListeningMs: 0 };
 import type { CaptureListener, CaptureSource } from './source';
 import { histogramSummariesOf } from '../core/metricsText/scrapeSummary';
 import { scrapeLifeOf } from '../core/metricsText/counterReset';
+import type { ParseProblem } from '../core/metricsText/model';
+
+/** The terminal's line for a scrape's unreadable lines; null when it has none. */
+export function malformedNotice(url: string, problems: readonly ParseProblem[]): string | null {
+  const first = problems[0];
+  if (first === undefined) return null;
+  const lines = problems.length === 1 ? '1 malformed line' : `${problems.length} malformed lines`;
+  return `${url}: ${lines} skipped (first: line ${first.line}: ${first.message})`;
+}
 
 export class ScrapeCaptureSource implements CaptureSource {
   readonly description: string;
   private source: ScrapeSource | null = null;
+  /** What was last said of the scrapes' unreadable lines (null: the last scrape had none). */
+  private lastMalformed: string | null = null;
 
   constructor(
     private readonly url: string,
@@ -26,6 +37,7 @@ export class ScrapeCaptureSource implements CaptureSource {
   }
 
   start(listener: CaptureListener): void {
+    this.lastMalformed = null;
     try {
       this.source = new ScrapeSource({
         url: this.url,
@@ -44,11 +56,12 @@ export class ScrapeCaptureSource implements CaptureSource {
         histogramSummariesOf(result.exposition, this.session.metricFindings()),
         'endpoint',
         scrapeLifeOf(result.exposition),
+        result.text,
       );
-      if (result.exposition.problems.length > 0)
-        listener.onNotice(
-          `${this.url}: ${result.exposition.problems.length} malformed lines skipped (first: line ${result.exposition.problems[0]?.line}: ${result.exposition.problems[0]?.message})`,
-        );
+      // Said when it changes, not at every scrape: the same body's lines would fill the terminal.
+      const malformed = malformedNotice(this.url, result.exposition.problems);
+      if (malformed !== this.lastMalformed && malformed !== null) listener.onNotice(malformed);
+      this.lastMalformed = malformed;
     });
     this.source.onError((error) => {
       const message = startup.report(error);

@@ -30,6 +30,8 @@ export interface ScrapeResult {
   readonly bytes: number;
   /** Parsed body; its `problems` list lines that were skipped. */
   readonly exposition: ParsedExposition;
+  /** The body as text (what a saved copy of the scrape holds). */
+  readonly text: string;
 }
 
 export type ScrapeErrorKind = Exclude<HttpFailureKind, 'aborted'> | 'malformed';
@@ -129,7 +131,8 @@ export class ScrapeSource {
       this.fail(response.kind, response.cause, response.status, response.receivedBytes);
       return;
     }
-    const exposition = parseExposition(response.body.toString('utf8'));
+    const text = response.body.toString('utf8');
+    const exposition = parseExposition(text);
     const first = exposition.problems[0];
     if (exposition.sampleCount === 0 && first !== undefined) {
       // Nothing usable at all (an HTML error page, a proxy banner): not a scrape.
@@ -149,6 +152,7 @@ export class ScrapeSource {
       durationMs: response.durationMs,
       bytes: response.body.length,
       exposition,
+      text,
     };
     this.scrapeListeners.emit(this.good);
   }

@@ -244,13 +244,20 @@ export class Session {
   /**
    * A good scrape arrived: keep its histogram rows (on disk too) and clear the scrape error.
    * `life`: an endpoint's counter values and `_created` times (scrapeLifeOf), which say a restart too.
+   * `text`: an endpoint's body, kept on disk so compare reads the last scrape as it reads a saved copy of it.
    */
-  applyScrape(rows: HistogramSummary[], from: 'endpoint' | 'prometheus', life: ScrapeLife = NO_SCRAPE_LIFE): void {
+  applyScrape(
+    rows: HistogramSummary[],
+    from: 'endpoint' | 'prometheus',
+    life: ScrapeLife = NO_SCRAPE_LIFE,
+    text?: string,
+  ): void {
     // An endpoint's counts only grow while its server lives (Prometheus's are over a window).
     const reset = from === 'endpoint' ? restartBetween(this.histograms(), this.scrapeLife, rows, life) : null;
     if (from === 'endpoint') this.scrapeLife = life;
     if (reset !== null) this.restart = { atMs: Date.now(), ...reset };
     this.files.saveScrape(rows);
+    if (text !== undefined) this.files.saveScrapeText(text);
     // Kept with the rows: a reopened session lists its findings as its rows are marked.
     if (from === 'endpoint') {
       this.files.saveScrapeFindings(this.metricFindings());

@@ -10,6 +10,7 @@
 //   scrape.json    histogram rows of the last good /metrics scrape
 //   scrape-findings.json  what the /metrics scrapes said of metrics that do not report
 //   scrape-counters.json  the last scrape's preemption and speech stream counters
+//   scrape.prom    the text of an endpoint's last good /metrics scrape, as it was served
 import {
   closeSync,
   existsSync,
@@ -147,6 +148,24 @@ export class SessionFiles {
   lastScrape(): HistogramSummary[] | null {
     try {
       return histogramSummariesFromJson(JSON.parse(readFileSync(path.join(this.dir, 'scrape.json'), 'utf8')));
+    } catch {
+      return null;
+    }
+  }
+
+  saveScrapeText(text: string): void {
+    mkdirSync(this.dir, { recursive: true });
+    const tmp = path.join(this.dir, 'scrape.prom.tmp');
+    writeFileSync(tmp, text);
+    renameSync(tmp, path.join(this.dir, 'scrape.prom'));
+  }
+
+  /** The text of the endpoint's last scrape; null when none was stored (an older build's session) or it is more than `maxBytes`. */
+  lastScrapeText(maxBytes: number): string | null {
+    try {
+      const file = path.join(this.dir, 'scrape.prom');
+      if (statSync(file).size > maxBytes) return null;
+      return readFileSync(file, 'utf8');
     } catch {
       return null;
     }

@@ -23,17 +23,18 @@ async function sessionRun(
   const session = await registry.open(sessionId);
   const info = session.info;
   const name = runNameOfSession(info);
-  // An imported /metrics scrape is read from its folder as `compare <folder>` and `compare x.prom`
-  // read it: its histograms added over replicas and its findings, not a log of 0 requests.
-  if (boot !== null || info.importedScrape === true) {
+  // An imported /metrics scrape, or the last scrape of a session attached to a /metrics URL, is read
+  // from its folder as `compare <folder>` and `compare x.prom` read it: its histograms added over
+  // replicas and its findings, not a log of 0 requests nor rows per replica.
+  if (boot !== null || info.importedScrape === true || info.kind === 'scrape') {
     const run = await loadRun(registry.folderOf(sessionId), { excludeCold, boot });
     return { run: { ...run, source: `${info.kind} session ${info.id} (${info.description})` }, name };
   }
   // Findings from the summary (request ids capped); the requests are read from the packed store one by one.
   const { findings } = session.summary();
   const scrape = session.histograms();
-  // A session that only scrapes /metrics has no per-request data: that is not "0 requests".
-  const hasLog = info.kind !== 'scrape' && info.kind !== 'prometheus';
+  // A session that only queries Prometheus has no per-request data: that is not "0 requests".
+  const hasLog = info.kind !== 'prometheus';
   const run: RunData = {
     source: `${info.kind} session ${info.id} (${info.description})`,
     // Named as loadRun names a session folder's stages: by its deploy file and source.

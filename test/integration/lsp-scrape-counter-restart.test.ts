@@ -6,22 +6,19 @@
 // the restart and which series.
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import * as http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, test } from 'node:test';
 import { killLanguageServers, startLanguageServer } from './support/lspProcess';
 import { waitFor } from './support/waitFor';
+import { metricsEndpoint } from './support/metricsEndpoint';
 
 const storage = fs.mkdtempSync(path.join(os.tmpdir(), 'stage-lens-counter-restart-'));
-const servers: http.Server[] = [];
 const CREATED_BODIES = path.resolve(__dirname, '..', 'fixtures', 'scrapes', 'restart-created');
 const createdBody = (name: string): string => fs.readFileSync(path.join(CREATED_BODIES, name), 'utf8');
 
 after(() => {
   killLanguageServers();
-  for (const server of servers) server.close();
   fs.rmSync(storage, { recursive: true, force: true });
 });
 
@@ -50,25 +47,14 @@ function body(succeeded: number, tokens: number): string {
  * the session's restart note.
  */
 async function scrapedServer(first: string) {
-  let exposed = first;
-  let served = 0;
-  const server = http.createServer((req, res) => {
-    served += 1;
-    res.writeHead(200, { 'content-type': 'text/plain; version=0.0.4; charset=utf-8' });
-    res.end(exposed);
-  });
-  servers.push(server);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as AddressInfo).port;
+  const endpoint = await metricsEndpoint(first);
   const lsp = await startLanguageServer(storage);
-  const info = await lsp.request('stageLens/scrape', { url: `http://127.0.0.1:${port}/metrics`, intervalMs: 200 });
+  const info = await lsp.request('stageLens/scrape', { url: endpoint.url, intervalMs: 200 });
   return {
-    serve: (text: string): void => {
-      exposed = text;
-    },
+    serve: endpoint.serve,
     scrapes: (n: number) => {
-      const until = served + n;
-      return waitFor(`${n} more scrapes`, () => (served >= until ? true : undefined));
+      const until = endpoint.served() + n;
+      return waitFor(`${n} more scrapes`, () => (endpoint.served() >= until ? true : undefined));
     },
     restartSeen: async () => (await lsp.request('stageLens/summary', { sessionId: info.id })).scrapeRestart ?? null,
   };

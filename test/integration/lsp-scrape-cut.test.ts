@@ -6,21 +6,16 @@
 // and exports the CLI's findings: the cut, and no metric-not-reporting for the family it took.
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import * as http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import * as path from 'node:path';
-import { after, test } from 'node:test';
+import { test } from 'node:test';
 import type { Finding } from '../../server/protocol';
 import { runCli } from './support/cliProcess';
 import { cutInsideLine, gzipCutAtLineFeed, REPLICAS_SCRAPE, tokensBody } from './support/cutScrape';
 import { startLanguageServer, storageForFile, type LspProcess } from './support/lspProcess';
 import { waitFor } from './support/waitFor';
+import { metricsEndpoint } from './support/metricsEndpoint';
 
 const storage = storageForFile('stage-lens-scrape-cut-');
-const servers: http.Server[] = [];
-after(() => {
-  for (const server of servers) server.close();
-});
 
 interface Json {
   readonly findings: Pick<Finding, 'code' | 'severity' | 'stageId' | 'requestIds' | 'requestCount' | 'message'>[];
@@ -63,25 +58,12 @@ async function stopped(lsp: LspProcess): Promise<void> {
   await exited;
 }
 
-/** Serves `body` as a /metrics endpoint on loopback; resolves with its URL and how often it was scraped. */
-async function served(body: string): Promise<{ url: string; scrapes: () => number }> {
-  let scrapes = 0;
-  const server = http.createServer((_req, res) => {
-    scrapes += 1;
-    res.writeHead(200, { 'content-type': 'text/plain; version=0.0.4; charset=utf-8' });
-    res.end(body);
-  });
-  servers.push(server);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/metrics`, scrapes: () => scrapes };
-}
-
 async function attached(lsp: LspProcess, body: string): Promise<string> {
-  const endpoint = await served(body);
+  const endpoint = await metricsEndpoint(body);
   const info = await lsp.request('stageLens/scrape', { url: endpoint.url, intervalMs: 200 });
   await waitFor('a scrape in the summary', async () => {
     const summary = await lsp.request('stageLens/summary', { sessionId: info.id });
-    return endpoint.scrapes() > 0 && summary.histograms.length > 0 ? true : undefined;
+    return endpoint.served() > 0 && summary.histograms.length > 0 ? true : undefined;
   });
   await lsp.request('stageLens/stop', { sessionId: info.id });
   return info.id;

@@ -6,21 +6,16 @@
 // parse problems, as the CLI does; all of it there again when the session is reopened.
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import * as http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import * as path from 'node:path';
 import * as zlib from 'node:zlib';
-import { after, test } from 'node:test';
+import { test } from 'node:test';
 import type { Finding } from '../../server/protocol';
 import { runCli } from './support/cliProcess';
 import { startLanguageServer, storageForFile, type LspProcess } from './support/lspProcess';
 import { waitFor } from './support/waitFor';
+import { metricsEndpoint } from './support/metricsEndpoint';
 
 const storage = storageForFile('stage-lens-scrape-findings-');
-const servers: http.Server[] = [];
-after(() => {
-  for (const server of servers) server.close();
-});
 
 const FIXTURE = path.resolve(__dirname, '..', 'fixtures', 'scrapes', 'qwen3-tts-one-output.prom');
 
@@ -146,20 +141,12 @@ test('a session attached to a /metrics URL on loopback lists and exports the fin
   const file = path.join(storage, 'served.prom');
   fs.writeFileSync(file, body);
   const cli = analyzed(file);
-  let served = 0;
-  const server = http.createServer((_req, res) => {
-    served += 1;
-    res.writeHead(200, { 'content-type': 'text/plain; version=0.0.4; charset=utf-8' });
-    res.end(body);
-  });
-  servers.push(server);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as AddressInfo).port;
+  const endpoint = await metricsEndpoint(body);
   const lsp = await startLanguageServer(storage);
-  const info = await lsp.request('stageLens/scrape', { url: `http://127.0.0.1:${port}/metrics`, intervalMs: 200 });
+  const info = await lsp.request('stageLens/scrape', { url: endpoint.url, intervalMs: 200 });
   await waitFor('a scrape in the summary', async () => {
     const summary = await lsp.request('stageLens/summary', { sessionId: info.id });
-    return served > 0 && summary.histograms.length > 0 ? true : undefined;
+    return endpoint.served() > 0 && summary.histograms.length > 0 ? true : undefined;
   });
   const summary = await lsp.request('stageLens/summary', { sessionId: info.id });
   assert.deepEqual(summary.findings.map(jsonFields), cli.findings);

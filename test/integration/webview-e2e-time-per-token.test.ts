@@ -59,6 +59,11 @@ test('the phase table, then end to end and time per token as analyze prints them
       '1 requests with a measured time per token',
     );
     assert.equal(await page.locator('[data-testid="e2e-left-out-note"]').isVisible(), false);
+    // End to end's bar is its whole width; a time per token (ms of another kind) has none.
+    const e2eRow = page.locator('[data-testid="e2e-row"][data-stage-key="e2e"]');
+    assert.match((await e2eRow.locator('.fill').getAttribute('style')) ?? '', /width: 100%/);
+    assert.equal(await e2eRow.locator('.bar').isVisible(), true);
+    assert.equal(await page.locator('[data-testid="e2e-row"][data-stage-key="timePerToken"] .bar').isVisible(), false);
     // A row opens Latency Details over all requests (the row is no stage).
     await page.locator('[data-testid="e2e-row"][data-stage-key="timePerToken"]').click();
     const opened = (await view.posted()).filter((m) => m.type === 'openLatencyPanel');

@@ -13,6 +13,8 @@ import type { SummaryCell, SummaryColumn, SummaryModel, SummaryRow } from './sum
 export interface RowView {
   readonly row: Omit<SummaryRow, 'cells'>;
   readonly view: ValueView;
+  /** Not a duration of the request like the rows around it: no bar, and not in the others' scale. */
+  readonly barless?: boolean;
 }
 
 /** Where a log with stage tables or [OmniTiming] lines has its end to end, for the hover. */
@@ -63,20 +65,25 @@ export function timePerTokenRow(summary: SummaryResult, pct: Percentile): RowVie
       stageId: null,
     },
     view: timePerTokenView(perToken, pct),
+    barless: true,
   };
 }
 
-/** The rows of a one-column table, each bar a share of the largest value. */
+/**
+ * The rows of a one-column table, each bar a share of the largest duration; a time per token
+ * (milliseconds of another kind) has no bar.
+ */
 export function rowsWithBars(views: readonly RowView[], column: SummaryColumn): SummaryRow[] {
   const max = maxOf(
     0,
-    views.map((v) => v.view.value ?? 0),
+    views.map((v) => (v.barless === true ? 0 : (v.view.value ?? 0))),
   );
-  return views.map(({ row, view }): SummaryRow => {
+  return views.map(({ row, view, barless }): SummaryRow => {
     const cell: SummaryCell = {
       ...view,
-      ratio: view.value === null || max <= 0 ? 0 : Math.max(0, Math.min(1, view.value / max)),
+      ratio: barless === true || view.value === null || max <= 0 ? 0 : Math.max(0, Math.min(1, view.value / max)),
       hot: false,
+      ...(barless === true ? { barless } : {}),
     };
     return { ...row, cells: { [column.id]: cell } };
   });

@@ -38,6 +38,8 @@ export interface SummaryColumn {
 export interface SummaryCell extends ValueView {
   /** 0..1 of the largest value in the column's group. */
   readonly ratio: number;
+  /** A value of another kind than the rows around it (a time per token among durations): no bar. */
+  readonly barless?: boolean;
   /** The slowest phase of the table (slowest.ts), at the percentile shown. */
   readonly hot: boolean;
 }

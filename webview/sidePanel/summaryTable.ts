@@ -175,6 +175,7 @@ function updateCell(p: CellParts, cell: SummaryCell): void {
   setData(p.value, 'few', String(cell.fewValues === true));
   setLiveTitle(p.td, cell.title);
   setData(p.td, 'hot', String(cell.hot));
+  setData(p.td, 'barless', String(cell.barless === true));
   const width = `${(cell.ratio * 100).toFixed(1)}%`;
   if (p.fill.style.width !== width) p.fill.style.width = width;
 }

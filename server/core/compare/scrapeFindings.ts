@@ -5,6 +5,7 @@
 import type { ParsedExposition } from '../metricsText/model';
 import { DIFFUSION_PREPROCESS_FAMILY } from '../metricsText/preprocessZeros';
 import { metricNotReportingInScrape } from '../explain/metricNotReporting';
+import { WHOLE_INPUT, type ScrapeEnd } from '../metricsText/scrapeCut';
 import type { FindingCount, HistogramRow } from './types';
 
 const TTFT_FAMILY = 'vllm:time_to_first_token_seconds';
@@ -14,8 +15,15 @@ function stageOf(row: HistogramRow): number | null {
   return stage === undefined || !/^\d+$/.test(stage) ? null : Number(stage);
 }
 
-/** Findings of a scrape's rows (their caveats) and, when the exposition is at hand, of its families stuck at 0. */
-export function scrapeFindings(rows: readonly HistogramRow[], parsed: ParsedExposition | null): FindingCount[] {
+/**
+ * Findings of a scrape's rows (their caveats) and, when the exposition is at hand, of its families
+ * stuck at 0. `end`: how its input ended (the family a cut scrape breaks off in is not judged).
+ */
+export function scrapeFindings(
+  rows: readonly HistogramRow[],
+  parsed: ParsedExposition | null,
+  end: ScrapeEnd = WHOLE_INPUT,
+): FindingCount[] {
   const byKey = new Map<string, FindingCount>();
   for (const row of rows) {
     if (row.caveat == null) continue;
@@ -42,7 +50,7 @@ export function scrapeFindings(rows: readonly HistogramRow[], parsed: ParsedExpo
   }
   const out = [...byKey.values()];
   const codecStages = new Set(out.filter((f) => f.code === 'ttft-not-recorded').map((f) => f.stageId));
-  for (const f of parsed === null ? [] : metricNotReportingInScrape(parsed)) {
+  for (const f of parsed === null ? [] : metricNotReportingInScrape(parsed, null, end)) {
     // The codec stage's empty TTFT is the signature above, said once.
     if (f.family === TTFT_FAMILY && codecStages.has(f.stageId)) continue;
     out.push({

@@ -12,6 +12,7 @@ import { quantileBounds } from '../metricsText/quantileBounds';
 import type { FindingCount, HistogramRow } from './types';
 import { scrapeFindings } from './scrapeFindings';
 import { DIFFUSION_PREPROCESS_FAMILY, preprocessZerosCaveat } from '../metricsText/preprocessZeros';
+import { scrapeCutFinding, WHOLE_INPUT, type ScrapeEnd } from '../metricsText/scrapeCut';
 
 const AGGREGATED_AWAY = ['replica', 'model_name'];
 const LATENCY = new Set(STAGE_LATENCY_HISTOGRAMS);
@@ -50,12 +51,17 @@ function finite(v: number): number | null {
   return Number.isFinite(v) ? v : null;
 }
 
-export function histogramRowsOfScrape(body: string): {
+export function histogramRowsOfScrape(
+  body: string,
+  end: ScrapeEnd = WHOLE_INPUT,
+): {
   rows: HistogramRow[];
   problemCount: number;
   findings: FindingCount[];
   /** Histogram series exposed, every family and replica (what analyze counts). */
   exposed: number;
+  /** The sentence of its input-cut-short finding (its text ends inside a line), as analyze lists it; null: not cut so. */
+  cutShort: string | null;
 } {
   const parsed = parseExposition(body);
   // A stage whose series show a known lie (codec TTFT, one output, downstream queue time): marked, never compared as truth.
@@ -101,7 +107,13 @@ export function histogramRowsOfScrape(body: string): {
   }
   rows.sort(compareHistogramRows);
   const exposed = parsed.families.reduce((n, f) => n + (f.type === 'histogram' ? f.series.length : 0), 0);
-  return { rows, problemCount: parsed.problems.length, findings: scrapeFindings(rows, parsed), exposed };
+  return {
+    rows,
+    problemCount: parsed.problems.length,
+    findings: scrapeFindings(rows, parsed, end),
+    exposed,
+    cutShort: scrapeCutFinding(parsed, end)?.message ?? null,
+  };
 }
 
 /**

@@ -132,8 +132,9 @@ export interface RunData {
   /** Bytes of log read before its gzip data broke off (what the run is of); absent for an input read whole. */
   readonly partialLogBytes?: number;
   /**
-   * Where a /metrics scrape's gzip data broke off (its input-gzip-damaged finding's sentence, as
-   * `analyze` lists it): its series before the break are the run. A log's break is among its findings.
+   * Where a /metrics scrape was cut short (its input-gzip-damaged finding's sentence, or its
+   * input-cut-short one's when its text ends inside a line, as `analyze` lists them): its series
+   * before the cut are the run. A log's break is among its findings.
    */
   readonly scrapeBreak?: string;
   /**
