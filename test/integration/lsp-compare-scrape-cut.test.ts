@@ -7,49 +7,17 @@
 // compares as the CLI compares a saved copy of its last scrape (a stage's replicas added).
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import * as http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import * as path from 'node:path';
-import { after, test } from 'node:test';
-import { compareJson } from '../../server/core/compare';
-import type { ComparisonReport } from '../../server/protocol';
+import { test } from 'node:test';
 import { runCli } from './support/cliProcess';
 import { cutInsideLine, cutLine, gzipCutAtLineFeed, tokensBody } from './support/cutScrape';
 import { startLanguageServer, storageForFile, type LspProcess } from './support/lspProcess';
-import { waitFor } from './support/waitFor';
+import { cliCompare, withSources } from './support/compareReport';
+import { attachedScrapeSession } from './support/metricsEndpoint';
 
 const storage = storageForFile('stage-lens-compare-scrape-cut-');
 /** A build before the codec TTFT fix: stage 1 records no TTFT, on one replica. */
 const BEFORE_FIX = path.resolve(__dirname, '..', 'fixtures', 'scrapes', 'codec-ttft-before-fix.prom');
-const servers: http.Server[] = [];
-after(() => {
-  for (const server of servers) server.close();
-});
-
-type CompareJson = ComparisonReport & { rules: unknown; failed: unknown };
-
-function cliCompare(baseline: string, candidate: string): { json: CompareJson; stderr: string } {
-  const run = runCli(['compare', baseline, candidate, '--format', 'json']);
-  assert.equal(run.status, 0, run.stderr);
-  return { json: JSON.parse(run.stdout) as CompareJson, stderr: run.stderr };
-}
-
-/** A report as `compare --format json` prints it, each run's source (and the notes' mentions of it) as a placeholder. */
-function withSources(report: ComparisonReport, baseline: string, candidate: string): unknown {
-  const json = compareJson(report, []);
-  const text = JSON.stringify({
-    ...json,
-    baseline: { ...json.baseline, source: '<baseline>' },
-    candidate: { ...json.candidate, source: '<candidate>' },
-  });
-  return JSON.parse(
-    text
-      .split(JSON.stringify(baseline).slice(1, -1))
-      .join('<baseline>')
-      .split(JSON.stringify(candidate).slice(1, -1))
-      .join('<candidate>'),
-  ) as unknown;
-}
 
 /** The notes that name the candidate, without its name. */
 function candidateNotes(notes: readonly string[]): string[] {
@@ -66,31 +34,6 @@ async function stopped(lsp: LspProcess): Promise<void> {
   const exited = new Promise((resolve) => lsp.child.once('exit', resolve));
   lsp.child.kill('SIGTERM');
   await exited;
-}
-
-/** Serves `body` as a /metrics endpoint on loopback; resolves with its URL and how often it was scraped. */
-async function served(body: string): Promise<{ url: string; scrapes: () => number }> {
-  let scrapes = 0;
-  const server = http.createServer((_req, res) => {
-    scrapes += 1;
-    res.writeHead(200, { 'content-type': 'text/plain; version=0.0.4; charset=utf-8' });
-    res.end(body);
-  });
-  servers.push(server);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/metrics`, scrapes: () => scrapes };
-}
-
-/** A session attached to a loopback /metrics URL serving `body`, stopped after its first scrape is in. */
-async function attached(lsp: LspProcess, body: string): Promise<string> {
-  const endpoint = await served(body);
-  const info = await lsp.request('stageLens/scrape', { url: endpoint.url, intervalMs: 200 });
-  await waitFor('a scrape in the summary', async () => {
-    const summary = await lsp.request('stageLens/summary', { sessionId: info.id });
-    return endpoint.scrapes() > 0 && summary.histograms.length > 0 ? true : undefined;
-  });
-  await lsp.request('stageLens/stop', { sessionId: info.id });
-  return info.id;
 }
 
 test('compare of a scrape cut inside a family: no metric-not-reporting for it, and the cut said as analyze says it', () => {
@@ -143,8 +86,8 @@ test(
     const sides: [string, string][] = [];
     for (const file of [text, gz]) sides.push([(await lsp.importLog(file)).id, file]);
     // Served over HTTP: compared as the CLI compares a saved copy of the body.
-    sides.push([await attached(lsp, body), saved]);
-    sides.push([await attached(lsp, cutInsideLine(body)), savedCut]);
+    sides.push([await attachedScrapeSession(lsp, body), saved]);
+    sides.push([await attachedScrapeSession(lsp, cutInsideLine(body)), savedCut]);
     for (const [id, file] of sides) {
       const cli = cliCompare(BEFORE_FIX, file);
       const { report } = await lsp.request('stageLens/compare', {

@@ -9,10 +9,9 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as zlib from 'node:zlib';
 import { test } from 'node:test';
-import { compareJson } from '../../server/core/compare';
-import type { ComparisonReport } from '../../server/protocol';
 import { runCli } from './support/cliProcess';
 import { startLanguageServer, storageForFile, type LspProcess } from './support/lspProcess';
+import { cliCompare, withSources } from './support/compareReport';
 
 const storage = storageForFile('stage-lens-compare-scrapes-');
 const FIXTURES = path.resolve(__dirname, '..', 'fixtures', 'scrapes');
@@ -29,35 +28,6 @@ function stuckReplicasBody(): string {
     .split('\n')
     .map((l) => (l.startsWith('vllm:request_prefill_time_seconds_') ? l.replace(/ \S+$/, ' 0.0') : l))
     .join('\n');
-}
-
-type CompareJson = ComparisonReport & { rules: unknown; failed: unknown };
-
-function cliCompare(baseline: string, candidate: string): { json: CompareJson; stderr: string } {
-  const run = runCli(['compare', baseline, candidate, '--format', 'json']);
-  assert.equal(run.status, 0, run.stderr);
-  return { json: JSON.parse(run.stdout) as CompareJson, stderr: run.stderr };
-}
-
-/**
- * A report as `compare --format json` prints it (its figures rounded as the CLI rounds them), each
- * run's source, as `baseline` and `candidate` name it (a session's, a folder's, a file's), in its place.
- */
-function withSources(report: ComparisonReport, baseline: string, candidate: string): unknown {
-  const json = compareJson(report, []);
-  const text = JSON.stringify({
-    ...json,
-    baseline: { ...json.baseline, source: '<baseline>' },
-    candidate: { ...json.candidate, source: '<candidate>' },
-  });
-  // The notes name each run by its source too.
-  return JSON.parse(
-    text
-      .split(JSON.stringify(baseline).slice(1, -1))
-      .join('<baseline>')
-      .split(JSON.stringify(candidate).slice(1, -1))
-      .join('<candidate>'),
-  ) as unknown;
 }
 
 async function stopped(lsp: LspProcess): Promise<void> {

@@ -12,8 +12,7 @@ import type { Finding } from '../../server/protocol';
 import { runCli } from './support/cliProcess';
 import { cutInsideLine, gzipCutAtLineFeed, REPLICAS_SCRAPE, tokensBody } from './support/cutScrape';
 import { startLanguageServer, storageForFile, type LspProcess } from './support/lspProcess';
-import { waitFor } from './support/waitFor';
-import { metricsEndpoint } from './support/metricsEndpoint';
+import { attachedScrapeSession } from './support/metricsEndpoint';
 
 const storage = storageForFile('stage-lens-scrape-cut-');
 
@@ -58,17 +57,6 @@ async function stopped(lsp: LspProcess): Promise<void> {
   await exited;
 }
 
-async function attached(lsp: LspProcess, body: string): Promise<string> {
-  const endpoint = await metricsEndpoint(body);
-  const info = await lsp.request('stageLens/scrape', { url: endpoint.url, intervalMs: 200 });
-  await waitFor('a scrape in the summary', async () => {
-    const summary = await lsp.request('stageLens/summary', { sessionId: info.id });
-    return endpoint.served() > 0 && summary.histograms.length > 0 ? true : undefined;
-  });
-  await lsp.request('stageLens/stop', { sessionId: info.id });
-  return info.id;
-}
-
 test("an imported or attached scrape's export has analyze's preemption and speech stream counters, also reopened", async () => {
   const body =
     fs.readFileSync(REPLICAS_SCRAPE, 'utf8') +
@@ -85,7 +73,7 @@ test("an imported or attached scrape's export has analyze's preemption and speec
 
   let lsp = await startLanguageServer(storage);
   const imported = (await lsp.importLog(file)).id;
-  const endpoint = await attached(lsp, body);
+  const endpoint = await attachedScrapeSession(lsp, body);
   for (const [id, name] of [
     [imported, 'imported'],
     [endpoint, 'attached'],
@@ -136,7 +124,7 @@ test('a scrape cut inside a family (a truncated file, a .prom.gz that ends, a se
     want.set(info.id, cli);
   }
   // Served whole over HTTP, the body itself stopping inside a line: the session says what analyze says of that body.
-  want.set(await attached(lsp, cutInsideLine(body)), cliText);
+  want.set(await attachedScrapeSession(lsp, cutInsideLine(body)), cliText);
   for (const [id, cli] of want) {
     const got = await exported(lsp, id, id);
     assert.deepEqual(got.listed, cli.findings, id);

@@ -4,6 +4,8 @@
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after } from 'node:test';
+import type { LspProcess } from './lspProcess';
+import { waitFor } from './waitFor';
 
 export interface MetricsEndpoint {
   /** `http://127.0.0.1:<port>/metrics`. */
@@ -36,4 +38,16 @@ export async function metricsEndpoint(body: string): Promise<MetricsEndpoint> {
       exposed = text;
     },
   };
+}
+
+/** A session attached to a loopback /metrics endpoint serving `body`, stopped once its first scrape is in: its id. */
+export async function attachedScrapeSession(lsp: LspProcess, body: string): Promise<string> {
+  const endpoint = await metricsEndpoint(body);
+  const info = await lsp.request('stageLens/scrape', { url: endpoint.url, intervalMs: 200 });
+  await waitFor('a scrape in the summary', async () => {
+    const summary = await lsp.request('stageLens/summary', { sessionId: info.id });
+    return endpoint.served() > 0 && summary.histograms.length > 0 ? true : undefined;
+  });
+  await lsp.request('stageLens/stop', { sessionId: info.id });
+  return info.id;
 }
