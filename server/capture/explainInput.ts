@@ -152,7 +152,7 @@ class LogExplainReader {
 
 /** `end`: how the input ended (its gzip data broke off): a scrape cut short is not judged where it was cut. */
 function scrapeInput(text: string, end: ScrapeEnd = WHOLE_INPUT): ExplainInput {
-  const exposition = parseExposition(text);
+  const exposition = parseExposition(text, end);
   const cut = scrapeCutFinding(exposition, end);
   return {
     kind: 'scrape',

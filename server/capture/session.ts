@@ -281,10 +281,11 @@ export class Session {
 
   /** What an imported scrape's text says besides its stored rows: its findings and unreadable lines (nothing is written). */
   private readScrapeText(text: string, atMs: number): ParsedExposition {
-    const exposition = parseExposition(text);
-    this.scrapeTextRead = true;
     // Its gzip data broke off (stored before the text is read): the family it was cut in is not judged.
-    this.applyScrapeGauges(exposition, atMs, { gzipBroke: this.meta.inputDamage?.input === 'scrape' });
+    const end = { gzipBroke: this.meta.inputDamage?.input === 'scrape' };
+    const exposition = parseExposition(text, end);
+    this.scrapeTextRead = true;
+    this.applyScrapeGauges(exposition, atMs, end);
     this.analysis.ingest({ records: [], problems: scrapeProblemsOf(exposition) });
     return exposition;
   }

@@ -577,8 +577,8 @@ async function readAnalysis(
     if (encoding.damage !== null) ingest({ records: [], problems: [{ ...encoding.damage, line: parser.lastLine }] });
     analysis.flush();
   } else {
-    const parsed = parseExposition(Buffer.concat(scrapeChunks).toString('utf8'));
     const end = { gzipBroke: encoding.damage !== null };
+    const parsed = parseExposition(Buffer.concat(scrapeChunks).toString('utf8'), end);
     // A family stuck at 0 is a finding, and its rows say so (marked !) rather than show a count of 0.
     scrapeFindings = metricNotReportingInScrape(parsed, null, end);
     const scrape = summarizeParsedScrape(parsed, scrapeFindings);

@@ -7,14 +7,35 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { test } from 'node:test';
 import { runCli } from './support/cliProcess';
-import { cutInsideLine, cutLine, gzipCutAtLineFeed, tokensBody } from './support/cutScrape';
+import {
+  cutInsideLine,
+  cutInto,
+  cutLine,
+  gzipCutAtLineFeed,
+  gzipCutBefore,
+  lastSeriesLine,
+  REPLICAS_SCRAPE,
+  tokensBody,
+} from './support/cutScrape';
 import { tempFolder } from './support/tempFolder';
 
 const dir = tempFolder('stage-lens-scrape-cut-');
 
+interface Histogram {
+  family: string;
+  labels: Record<string, string>;
+  count: number | null;
+  sum: number | null;
+  p50: number | null;
+  p90: number | null;
+  p99: number | null;
+  caveat: string | null;
+}
+
 interface Json {
   findings: { code: string; severity: string; message: string }[];
   preemptions: { stage: string | null; replica: string | null; count: number }[] | null;
+  histograms: Histogram[];
 }
 
 function analyzed(args: string[], input?: string): Json {
@@ -94,4 +115,104 @@ test('a .prom.gz whose stream ends inside a family: no metric-not-reporting for 
     analyzed([text]).findings.map((f) => f.code),
     ['metric-not-reporting'],
   );
+});
+
+const MODEL = 'Qwen/Qwen3-TTS-12Hz-1.7B-CustomVoice';
+const CUT_SERIES =
+  'The scrape is cut short before this series was read whole (its _count and the line after it), so its count, sum and quantiles are unknown, not measured.';
+
+/** Stage 1's decode time series (replicas 0 and 1): the scrape's last family, replica 1 its last series. */
+function stage1Decode(json: Json): Pick<Histogram, 'count' | 'sum' | 'p50' | 'p90' | 'p99' | 'caveat'>[] {
+  return json.histograms
+    .filter((h) => h.family === 'vllm:request_decode_time_seconds' && h.labels['stage'] === '1')
+    .map(({ count, sum, p50, p90, p99, caveat }) => ({ count, sum, p50, p90, p99, caveat }));
+}
+
+const REPLICA0 = { count: 75, sum: 94.99700000000001, p50: 1.25, p90: 2.138888888888889, p99: 3.125, caveat: null };
+const REPLICA1 = {
+  count: 75,
+  sum: 103.29029900000003,
+  p50: 1.358695652173913,
+  p90: 2.1875,
+  p99: 2.46875,
+  caveat: null,
+};
+const REPLICA1_CUT = { count: null, sum: null, p50: null, p90: null, p99: null, caveat: CUT_SERIES };
+
+test('a scrape cut inside its last histogram series: that series is unknown, not the numbers it was cut to; the one before it is whole', () => {
+  const body = fs.readFileSync(REPLICAS_SCRAPE, 'utf8');
+  const whole = path.join(dir, 'series-whole.prom');
+  fs.writeFileSync(whole, body);
+  assert.deepEqual(stage1Decode(analyzed([whole])), [REPLICA0, REPLICA1]);
+  const cuts: [string, string | Buffer][] = [
+    // `75.0` cut to `7`, `63.0` to `6`, `103.29…` to `103.2`, the first bucket's `1.0` to `1`.
+    ['count mid-number', cutInto(body, lastSeriesLine('_count'), ' 7'.length)],
+    ['bucket mid-number', cutInto(body, lastSeriesLine('_bucket', '2.0'), ' 6'.length)],
+    ['sum mid-number', cutInto(body, lastSeriesLine('_sum'), ' 103.2'.length)],
+    ['first bucket', cutInto(body, lastSeriesLine('_bucket', '0.3'), ' 1'.length)],
+    ['inside the labels', cutInto(body, lastSeriesLine('_bucket', '0.3'), -10)],
+  ];
+  for (const [name, text] of cuts) {
+    const file = path.join(dir, `series-${name.replace(/ /g, '-')}.prom`);
+    fs.writeFileSync(file, text);
+    const json = analyzed([file]);
+    assert.deepEqual(
+      json.findings.map((f) => f.code),
+      ['input-cut-short'],
+      name,
+    );
+    // Inside the labels, the line does not say which series it was: the one before is not known whole either.
+    assert.deepEqual(
+      stage1Decode(json),
+      name === 'inside the labels' ? [{ ...REPLICA0, ...REPLICA1_CUT }] : [REPLICA0, REPLICA1_CUT],
+      name,
+    );
+    const table = runCli(['analyze', file]);
+    assert.equal(table.status, 0, table.stderr);
+    if (name !== 'inside the labels')
+      assert.match(
+        table.stdout,
+        /^vllm:request_decode_time_seconds !\s+1\s+1\s+-\s+-\s+-\s+-$/m,
+        `${name}: ${table.stdout}`,
+      );
+    assert.ok(table.stdout.includes(`\n  ${CUT_SERIES}\n`), `${name}: ${table.stdout}`);
+  }
+  // A .prom.gz whose stream ends after the _count line: the line after it was not read, so the series is not known whole.
+  const gz = path.join(dir, 'series-before-sum.prom.gz');
+  fs.writeFileSync(gz, gzipCutBefore(body, lastSeriesLine('_sum')));
+  const json = analyzed([gz]);
+  assert.deepEqual(
+    json.findings.map((f) => f.code),
+    ['input-gzip-damaged'],
+  );
+  assert.deepEqual(stage1Decode(json), [REPLICA0, REPLICA1_CUT]);
+  // Cut after its _sum line was read and the next one began: the series is whole.
+  const after = path.join(dir, 'series-after.prom');
+  fs.writeFileSync(after, `${body}# TYPE vllm:other_seconds histogram\nvllm:other_seconds_bucket{le="1.0"} 1`);
+  assert.deepEqual(stage1Decode(analyzed([after])), [REPLICA0, REPLICA1]);
+});
+
+test('a counter line cut inside its number is not read: no count of 1 for a counter at 12', () => {
+  const body = fs
+    .readFileSync(REPLICAS_SCRAPE, 'utf8')
+    .replace(/^(vllm:num_preemptions_total\{[^}]*stage="1",replica="1"\}) 0\.0$/m, '$1 12.0');
+  const line = `vllm:num_preemptions_total{model_name="${MODEL}",stage="1",replica="1"}`;
+  const whole = path.join(dir, 'counter-whole.prom');
+  fs.writeFileSync(whole, body);
+  assert.deepEqual(analyzed([whole]).preemptions, [
+    ...PREEMPTIONS.slice(0, 2),
+    { stage: '1', replica: '1', count: 12 },
+  ]);
+  const cut = path.join(dir, 'counter-cut.prom');
+  fs.writeFileSync(cut, cutInto(body, line, ' 1'.length));
+  const json = analyzed([cut]);
+  assert.deepEqual(json.preemptions, PREEMPTIONS.slice(0, 2));
+  assert.deepEqual(
+    json.findings.map((f) => f.code),
+    ['input-cut-short'],
+  );
+  // The histogram before the counter family was read whole.
+  const e2e = json.histograms.find((h) => h.family === 'vllm_omni:e2e_request_latency_s');
+  assert.equal(e2e?.count, 150);
+  assert.equal(e2e?.caveat, null);
 });

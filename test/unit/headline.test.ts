@@ -102,14 +102,15 @@ describe('histogram quantiles that are bounds', () => {
   });
 
   test('a scrape row carries them (JSON "bounds"), and a saved scrape reads them back; junk is dropped', () => {
-    const body = [
-      '# TYPE vllm:request_queue_time_seconds histogram',
-      ...LATENCY_LE.map(
-        (le) => `vllm:request_queue_time_seconds_bucket{stage="0",le="${le === Infinity ? '+Inf' : le}"} 12`,
-      ),
-      'vllm:request_queue_time_seconds_count{stage="0"} 12',
-      'vllm:request_queue_time_seconds_sum{stage="0"} 0.0024',
-    ].join('\n');
+    const body =
+      [
+        '# TYPE vllm:request_queue_time_seconds histogram',
+        ...LATENCY_LE.map(
+          (le) => `vllm:request_queue_time_seconds_bucket{stage="0",le="${le === Infinity ? '+Inf' : le}"} 12`,
+        ),
+        'vllm:request_queue_time_seconds_count{stage="0"} 12',
+        'vllm:request_queue_time_seconds_sum{stage="0"} 0.0024',
+      ].join('\n') + '\n';
     const [row] = summarizeScrape(body).histograms;
     assert.equal(row?.p50, 0.15);
     assert.deepEqual(row?.bounds?.p50, { kind: 'atMost', le: 0.3 });

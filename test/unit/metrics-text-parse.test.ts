@@ -162,7 +162,7 @@ describe('parseExposition: syntax', () => {
         'g{k="exp2"} -2E+2 1700000000123',
         'g{ k = "spaced" , } \t 7  ',
         'g{} 9',
-      ].join('\r\n'),
+      ].join('\r\n') + '\r\n',
     );
     assert.deepEqual(parsed.problems, []);
     const g = scalar(parsed, 'g');
@@ -185,7 +185,7 @@ describe('parseExposition: syntax', () => {
         '# a free comment',
         'undeclared_thing 4',
         '# TYPE empty_counter counter',
-      ].join('\n'),
+      ].join('\n') + '\n',
     );
     assert.deepEqual(parsed.problems, []);
     assert.equal(family(parsed, 'lonely').help, 'Line one\nline \\two');
@@ -205,7 +205,7 @@ describe('parseExposition: syntax', () => {
         '# TYPE jobs counter',
         'jobs_total{kind="a"} 5',
         'jobs_created{kind="a"} 100',
-      ].join('\n'),
+      ].join('\n') + '\n',
     );
     assert.deepEqual(parsed.problems, []);
     const rpc = family(parsed, 'rpc') as SummaryFamily;
@@ -228,7 +228,9 @@ describe('parseExposition: syntax', () => {
   });
 
   it('takes the histogram count from the +Inf bucket when _count is missing, and keeps null sum', () => {
-    const parsed = parseExposition(['# TYPE h histogram', 'h_bucket{le="1"} 2', 'h_bucket{le="+Inf"} 3'].join('\n'));
+    const parsed = parseExposition(
+      ['# TYPE h histogram', 'h_bucket{le="1"} 2', 'h_bucket{le="+Inf"} 3'].join('\n') + '\n',
+    );
     const series = histogram(parsed, 'h').series[0];
     assert.equal(series?.count, 3);
     assert.equal(series?.sum, null);
@@ -246,26 +248,27 @@ describe('parseExposition: syntax', () => {
 
 describe('parseExposition: garbage', () => {
   it('reports bad lines with 1-based line numbers and loses nothing else', () => {
-    const body = [
-      '# TYPE vllm:time_to_first_token_seconds histogram', // 1
-      'vllm:time_to_first_token_seconds_bucket{stage="0",le="0.1"} 1', // 2
-      'vllm:time_to_first_token_seconds_bucket{stage="0",le="0.5"} oops', // 3 bad value
-      'vllm:time_to_first_token_seconds_bucket{stage="0",le="+Inf"} 2', // 4
-      'vllm:time_to_first_token_seconds_count{stage="0"} 2', // 5
-      '<html><body>502 Bad Gateway</body></html>', // 6 not a sample
-      'vllm:time_to_first_token_seconds_bucket{stage="0"} 7', // 7 no le
-      'broken{stage="0" 1', // 8 unterminated label set
-      'unterminated{a="b} 1', // 9 unterminated value
-      'twice{a="1",a="2"} 1', // 10 duplicate label
-      'trailing 1 2 3', // 11 text after timestamp
-      'nostamp 1 12.5', // 12 timestamp not an integer
-      '# TYPE weird bogus', // 13 unknown type
-      'vllm:time_to_first_token_seconds_count{stage="0"} 3', // 14 duplicate sample
-      '# TYPE vllm:time_to_first_token_seconds gauge', // 15 duplicate TYPE
-      'vllm:time_to_first_token_seconds{stage="0"} 1', // 16 bare histogram sample
-      'value_less', // 17 no value
-      'ok_after_garbage 42', // 18 fine
-    ].join('\n');
+    const body =
+      [
+        '# TYPE vllm:time_to_first_token_seconds histogram', // 1
+        'vllm:time_to_first_token_seconds_bucket{stage="0",le="0.1"} 1', // 2
+        'vllm:time_to_first_token_seconds_bucket{stage="0",le="0.5"} oops', // 3 bad value
+        'vllm:time_to_first_token_seconds_bucket{stage="0",le="+Inf"} 2', // 4
+        'vllm:time_to_first_token_seconds_count{stage="0"} 2', // 5
+        '<html><body>502 Bad Gateway</body></html>', // 6 not a sample
+        'vllm:time_to_first_token_seconds_bucket{stage="0"} 7', // 7 no le
+        'broken{stage="0" 1', // 8 unterminated label set
+        'unterminated{a="b} 1', // 9 unterminated value
+        'twice{a="1",a="2"} 1', // 10 duplicate label
+        'trailing 1 2 3', // 11 text after timestamp
+        'nostamp 1 12.5', // 12 timestamp not an integer
+        '# TYPE weird bogus', // 13 unknown type
+        'vllm:time_to_first_token_seconds_count{stage="0"} 3', // 14 duplicate sample
+        '# TYPE vllm:time_to_first_token_seconds gauge', // 15 duplicate TYPE
+        'vllm:time_to_first_token_seconds{stage="0"} 1', // 16 bare histogram sample
+        'value_less', // 17 no value
+        'ok_after_garbage 42', // 18 fine
+      ].join('\n') + '\n';
     const parsed = parseExposition(body);
     assert.deepEqual(
       parsed.problems.map((p) => p.line),

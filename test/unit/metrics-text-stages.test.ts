@@ -165,16 +165,17 @@ describe('findCodecTtftSignature', () => {
 describe('diffusionPreprocessFirstBuckets', () => {
   it('exposes the first-bucket count as the upper bound of "no pre-processor" zeros', () => {
     // Observations 0, 0, 0, 0.0004, 0.02, 0.03 (FAST buckets), legacy prefix.
-    const body = [
-      '# TYPE vllm:omni_diffusion_preprocess_s histogram',
-      'vllm:omni_diffusion_preprocess_s_bucket{model_name="glm",stage="1",replica="0",le="0.001"} 4.0',
-      'vllm:omni_diffusion_preprocess_s_bucket{model_name="glm",stage="1",replica="0",le="0.005"} 4.0',
-      'vllm:omni_diffusion_preprocess_s_bucket{model_name="glm",stage="1",replica="0",le="0.025"} 5.0',
-      'vllm:omni_diffusion_preprocess_s_bucket{model_name="glm",stage="1",replica="0",le="0.05"} 6.0',
-      'vllm:omni_diffusion_preprocess_s_bucket{model_name="glm",stage="1",replica="0",le="+Inf"} 6.0',
-      'vllm:omni_diffusion_preprocess_s_count{model_name="glm",stage="1",replica="0"} 6.0',
-      'vllm:omni_diffusion_preprocess_s_sum{model_name="glm",stage="1",replica="0"} 0.0504',
-    ].join('\n');
+    const body =
+      [
+        '# TYPE vllm:omni_diffusion_preprocess_s histogram',
+        'vllm:omni_diffusion_preprocess_s_bucket{model_name="glm",stage="1",replica="0",le="0.001"} 4.0',
+        'vllm:omni_diffusion_preprocess_s_bucket{model_name="glm",stage="1",replica="0",le="0.005"} 4.0',
+        'vllm:omni_diffusion_preprocess_s_bucket{model_name="glm",stage="1",replica="0",le="0.025"} 5.0',
+        'vllm:omni_diffusion_preprocess_s_bucket{model_name="glm",stage="1",replica="0",le="0.05"} 6.0',
+        'vllm:omni_diffusion_preprocess_s_bucket{model_name="glm",stage="1",replica="0",le="+Inf"} 6.0',
+        'vllm:omni_diffusion_preprocess_s_count{model_name="glm",stage="1",replica="0"} 6.0',
+        'vllm:omni_diffusion_preprocess_s_sum{model_name="glm",stage="1",replica="0"} 0.0504',
+      ].join('\n') + '\n';
     assert.deepEqual(diffusionPreprocessFirstBuckets(parseExposition(body)), [
       {
         labels: { model_name: 'glm', stage: '1', replica: '0' },
@@ -227,11 +228,12 @@ describe('diffusionPreprocessFirstBuckets', () => {
       ];
     };
     // Stage 1: 4 of 6 in the first bucket (its p50 reads "<= 0.001"); stage 2: none there.
-    const body = [
-      '# TYPE vllm_omni:diffusion_preprocess_s histogram',
-      ...series('1', [4, 4, 5, 6, 6]),
-      ...series('2', [0, 0, 5, 6, 6]),
-    ].join('\n');
+    const body =
+      [
+        '# TYPE vllm_omni:diffusion_preprocess_s histogram',
+        ...series('1', [4, 4, 5, 6, 6]),
+        ...series('2', [0, 0, 5, 6, 6]),
+      ].join('\n') + '\n';
     const [first, second] = summarizeScrape(body).histograms;
     assert.equal(
       first?.caveat,

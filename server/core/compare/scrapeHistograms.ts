@@ -12,7 +12,7 @@ import { quantileBounds } from '../metricsText/quantileBounds';
 import type { FindingCount, HistogramRow } from './types';
 import { scrapeFindings } from './scrapeFindings';
 import { DIFFUSION_PREPROCESS_FAMILY, preprocessZerosCaveat } from '../metricsText/preprocessZeros';
-import { scrapeCutFinding, WHOLE_INPUT, type ScrapeEnd } from '../metricsText/scrapeCut';
+import { cutSeriesCaveat, scrapeCutFinding, WHOLE_INPUT, type ScrapeEnd } from '../metricsText/scrapeCut';
 
 const AGGREGATED_AWAY = ['replica', 'model_name'];
 const LATENCY = new Set(STAGE_LATENCY_HISTOGRAMS);
@@ -63,7 +63,7 @@ export function histogramRowsOfScrape(
   /** The sentence of its input-cut-short finding (its text ends inside a line), as analyze lists it; null: not cut so. */
   cutShort: string | null;
 } {
-  const parsed = parseExposition(body);
+  const parsed = parseExposition(body, end);
   // A stage whose series show a known lie (codec TTFT, one output, downstream queue time): marked, never compared as truth.
   const caveats = new SeriesCaveats(parsed, AGGREGATED_AWAY);
   const groups = new Map<string, { family: string; exposed: string; labels: Labels; series: HistogramSeries[] }>();
@@ -83,14 +83,19 @@ export function histogramRowsOfScrape(
     const buckets = addHistograms(g.series);
     const counts = g.series.map((s) => s.count);
     const count = counts.some((c) => c === null) ? null : counts.reduce((n: number, c) => n + (c ?? 0), 0);
-    const q = (x: number): number | null => (count === 0 ? null : finite(histogramQuantile(x, buckets)));
+    // A replica's series the cut may have reached: the stage's quantiles are not those of the others alone.
+    const cut = g.series.some((s) => s.cut === true);
+    const q = (x: number): number | null => (count === 0 || cut ? null : finite(histogramQuantile(x, buckets)));
     const bounds = quantileBounds(buckets);
     const first = buckets[0];
     // The caveats analyze marks a scrape's series with, on the stage's added series.
-    const caveat =
+    const known =
       g.family === DIFFUSION_PREPROCESS_FAMILY && first !== undefined
         ? preprocessZerosCaveat(g.labels, { le: first.le, count: first.cumulative }, count, bounds)
         : caveats.caveatOf(g.family, g.labels);
+    const caveat = cut
+      ? [cutSeriesCaveat(g.series.length > 1 ? 'stage' : 'series'), known].filter((c) => c !== null).join(' ')
+      : known;
     rows.push({
       family: g.family,
       ...(g.exposed === g.family ? {} : { exposedName: g.exposed }),
@@ -99,8 +104,8 @@ export function histogramRowsOfScrape(
       p50: q(0.5),
       p90: q(0.9),
       p99: q(0.99),
-      openEnded: openEndedQuantiles(buckets),
-      bounds,
+      openEnded: cut ? [] : openEndedQuantiles(buckets),
+      bounds: cut ? {} : bounds,
       caveat,
       ...(caveats.isOneOutput(g.family, g.labels) ? { oneOutput: true } : {}),
     });

@@ -8,6 +8,10 @@
 //   - `_created` samples come in a separate `# TYPE X_created gauge` family after the
 //     parent; they are folded into the parent's series instead of kept as a gauge.
 // Samples of a name never declared by `# TYPE` form an untyped family of that name.
+//
+// A text that ends inside a line was cut there: that line is not read (a number cut inside its
+// digits is a wrong number), and the series the cut may have reached (seriesAtCut.ts) keep no
+// numbers, only that they were cut.
 import { labelsKey, setLabel, withoutLabels } from './labels';
 import { canonicalMetricName } from './metricNames';
 import type {
@@ -23,6 +27,8 @@ import type {
   SummarySeries,
 } from './model';
 import { parseCommentLine, parseNumber, parseSampleLine, type SampleLine } from './sampleLine';
+import { WHOLE_INPUT, type ScrapeEnd } from './scrapeCut';
+import { SeriesAtCut } from './seriesAtCut';
 
 const METRIC_TYPES: ReadonlySet<string> = new Set(['counter', 'gauge', 'histogram', 'summary', 'untyped']);
 
@@ -33,6 +39,8 @@ interface DistributionBuilder {
   sum: number | null;
   count: number | null;
   created: number | null;
+  /** The scrape was cut where it may have lost lines of this series. */
+  cut: boolean;
 }
 
 interface FamilyBuilder {
@@ -76,6 +84,7 @@ class ExpositionBuilder {
   private readonly declarations = new Map<string, Declaration>();
   private readonly order: FamilyBuilder[] = [];
   readonly problems: ParseProblem[] = [];
+  readonly atCut = new SeriesAtCut<FamilyBuilder>();
   sampleCount = 0;
 
   private problem(line: number, message: string): void {
@@ -200,6 +209,32 @@ class ExpositionBuilder {
     }
     family.hasSamples = true;
     this.sampleCount++;
+    this.atCut.lineRead(family, distributionKey(family, role, labels));
+  }
+
+  /** The sample the text ends inside, not read: what its whole name and labels show of where the cut is. */
+  cutSample(sample: SampleLine): void {
+    const declaration = this.declarations.get(sample.name);
+    let resolved: { family: FamilyBuilder; role: SampleRole } | undefined;
+    if (declaration === undefined) resolved = this.resolveSuffix(sample.name);
+    else if ('family' in declaration) {
+      const family = declaration.family;
+      if (family.type === 'histogram') return; // no sample name of it: says nothing of where it is
+      resolved = { family, role: family.type === 'summary' ? 'quantile' : 'value' };
+    } else resolved = { family: declaration.createdOf, role: 'created' };
+    if (resolved === undefined) {
+      this.atCut.cutLineSeen(null, null);
+      return;
+    }
+    const { family, role } = resolved;
+    const labels = distributionLabels(family, role, labelsOf(sample));
+    const key = labels === null ? null : labelsKey(labels);
+    this.atCut.cutLineSeen(family, key);
+    // Its whole name and labels say the series is exposed: a series cut, not one the server hid.
+    if (labels === null || key === null) return;
+    const series = family.distributions.get(key);
+    if (series !== undefined) series.cut = true;
+    else family.distributions.set(key, { labels, points: new Map(), sum: null, count: null, created: null, cut: true });
   }
 
   /** true, or the reason the sample was rejected. */
@@ -218,7 +253,11 @@ class ExpositionBuilder {
     return true;
   }
 
-  result(unterminatedLine: number | null): ParsedExposition {
+  result(unterminatedLine: number | null, end: ScrapeEnd): ParsedExposition {
+    if (unterminatedLine !== null || end.gzipBroke) {
+      for (const family of this.order)
+        for (const [key, series] of family.distributions) series.cut ||= this.atCut.mayBeCut(family, key, series.count);
+    }
     return {
       families: this.order.map(finishFamily),
       problems: this.problems,
@@ -226,6 +265,19 @@ class ExpositionBuilder {
       unterminatedLine,
     };
   }
+}
+
+/** The labels of the histogram or summary series a sample is of; null for any other sample (counter, gauge, `_created`). */
+function distributionLabels(family: FamilyBuilder, role: SampleRole, labels: Labels): Labels | null {
+  if (role === 'created' || role === 'value') return null;
+  if (family.type !== 'histogram' && family.type !== 'summary') return null;
+  if (role === 'bucket') return withoutLabels(labels, ['le']);
+  return role === 'quantile' ? withoutLabels(labels, ['quantile']) : labels;
+}
+
+function distributionKey(family: FamilyBuilder, role: SampleRole, labels: Labels): string | null {
+  const series = distributionLabels(family, role, labels);
+  return series === null ? null : labelsKey(series);
 }
 
 /** One `_bucket`/`_sum`/`_count`/`_created` (histogram) or quantile/`_sum`/`_count`/`_created` (summary) sample. */
@@ -250,7 +302,7 @@ function applyDistribution(
   const key = labelsKey(seriesLabels);
   let series = family.distributions.get(key);
   if (series === undefined) {
-    series = { labels: seriesLabels, points: new Map(), sum: null, count: null, created: null };
+    series = { labels: seriesLabels, points: new Map(), sum: null, count: null, created: null, cut: false };
     family.distributions.set(key, series);
   }
   const duplicate = `duplicate sample ${name}; the first one is kept`;
@@ -277,6 +329,8 @@ function applyDistribution(
 }
 
 function finishHistogram(builder: DistributionBuilder): HistogramSeries {
+  if (builder.cut)
+    return { labels: builder.labels, buckets: [], sum: null, count: null, created: builder.created, cut: true };
   const buckets: HistogramBucket[] = [...builder.points].map(([le, cumulative]) => ({ le, cumulative }));
   buckets.sort((a, b) => a.le - b.le);
   const last = buckets[buckets.length - 1];
@@ -286,6 +340,8 @@ function finishHistogram(builder: DistributionBuilder): HistogramSeries {
 }
 
 function finishSummary(builder: DistributionBuilder): SummarySeries {
+  if (builder.cut)
+    return { labels: builder.labels, quantiles: [], sum: null, count: null, created: builder.created, cut: true };
   const quantiles: SummaryQuantile[] = [...builder.points].map(([quantile, value]) => ({ quantile, value }));
   quantiles.sort((a, b) => a.quantile - b.quantile);
   return { labels: builder.labels, quantiles, sum: builder.sum, count: builder.count, created: builder.created };
@@ -308,8 +364,11 @@ function finishFamily(family: FamilyBuilder): MetricFamily {
   }
 }
 
-/** Parses a whole exposition body. Never throws; see `problems` for skipped lines. */
-export function parseExposition(text: string): ParsedExposition {
+/**
+ * Parses a whole exposition body. Never throws; see `problems` for skipped lines. `end`: how its
+ * input ended besides its text (its gzip data broke off: cut wherever the text ends).
+ */
+export function parseExposition(text: string, inputEnd: ScrapeEnd = WHOLE_INPUT): ParsedExposition {
   const builder = new ExpositionBuilder();
   const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
   let start = 0;
@@ -321,17 +380,30 @@ export function parseExposition(text: string): ParsedExposition {
     lineNumber++;
     let line = body.slice(start, end);
     if (line.endsWith('\r')) line = line.slice(0, -1);
-    if (end === body.length && firstNonBlank(line) !== -1) unterminatedLine = lineNumber;
     start = end + 1;
-    readLine(builder, lineNumber, line);
+    if (end === body.length && firstNonBlank(line) !== -1) {
+      unterminatedLine = lineNumber;
+      seeCutLine(builder, line);
+    } else readLine(builder, lineNumber, line);
   }
-  return builder.result(unterminatedLine);
+  return builder.result(unterminatedLine, inputEnd);
+}
+
+/** The line the text ends inside: not read, only what it shows of where the cut is. */
+function seeCutLine(builder: ExpositionBuilder, line: string): void {
+  if (line.charCodeAt(firstNonBlank(line)) === 0x23 /* # */) {
+    builder.atCut.lineRead(null, null);
+    return;
+  }
+  const parsed = parseSampleLine(line);
+  if (parsed.ok) builder.cutSample(parsed.sample);
 }
 
 function readLine(builder: ExpositionBuilder, lineNumber: number, line: string): void {
   const first = firstNonBlank(line);
   if (first === -1) return;
   if (line.charCodeAt(first) === 0x23 /* # */) {
+    builder.atCut.lineRead(null, null);
     const comment = parseCommentLine(line);
     if (comment.kind === 'help') builder.help(lineNumber, comment.name, comment.help);
     else if (comment.kind === 'type') builder.type(lineNumber, comment.name, comment.type);

@@ -40,6 +40,11 @@ export interface HistogramSeries {
   readonly count: number | null;
   /** `_created`, seconds since epoch, or null. */
   readonly created: number | null;
+  /**
+   * The scrape was cut short where it may have lost lines of this series (scrapeCut.ts): its
+   * buckets, sum and count are then not read (empty, null, null), unknown rather than a figure.
+   */
+  readonly cut?: boolean;
 }
 
 export interface SummaryQuantile {
@@ -53,6 +58,8 @@ export interface SummarySeries {
   readonly sum: number | null;
   readonly count: number | null;
   readonly created: number | null;
+  /** As HistogramSeries.cut: its quantiles, sum and count are not read. */
+  readonly cut?: boolean;
 }
 
 interface FamilyBase {
@@ -89,7 +96,7 @@ export interface ParsedExposition {
   /**
    * The number of the last line when the text ends inside it: a non-blank line with no line
    * feed after it, where the text format ends every line with one. The text was cut there (a
-   * file or body cut short), so that line may be cut too. null: the text ends with a line feed.
+   * file or body cut short), so that line may be cut too, and is not read. null: the text ends with a line feed.
    */
   readonly unterminatedLine: number | null;
 }

@@ -38,3 +38,12 @@ export function scrapeCutFinding(parsed: ParsedExposition, end: ScrapeEnd = WHOL
     message: `The /metrics scrape ends inside its line ${parsed.unterminatedLine}, with no line feed after it (a file or body cut short): ${SERIES_BEFORE_BREAK_READ}; the rest of the scrape is not.`,
   };
 }
+
+/**
+ * Why a histogram series (`of`: "this series", or a stage's when its replicas' series are added)
+ * shows no count, sum or quantiles: the scrape was cut before the series was read whole.
+ */
+export function cutSeriesCaveat(of: 'series' | 'stage'): string {
+  const what = of === 'series' ? 'this series' : 'a series of this stage';
+  return `The scrape is cut short before ${what} was read whole (its _count and the line after it), so its count, sum and quantiles are unknown, not measured.`;
+}

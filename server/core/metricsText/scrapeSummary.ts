@@ -14,6 +14,7 @@ import { SeriesCaveats, type NotReportingMark } from './seriesCaveats';
 import { DIFFUSION_PREPROCESS_FAMILY, preprocessZerosCaveat } from './preprocessZeros';
 import type { ParsedExposition } from './model';
 import { summarizeHistogramSeries } from './stageHistograms';
+import { cutSeriesCaveat } from './scrapeCut';
 import type { ParseProblem } from '../records';
 import { PERCENTILES, type Percentile } from '../reportedPercentiles';
 import { speechStreamsOf, type SpeechStreamCounts } from './speechStreams';
@@ -112,6 +113,7 @@ export function histogramSummariesOf(
         openEnded: row.openEnded,
         bounds: row.bounds,
         caveat: joinCaveats(
+          series.cut === true ? cutSeriesCaveat('series') : null,
           bucketInconsistency(family.name, series),
           caveats.caveatOf(canonical, row.labels) ?? preprocessCaveat,
         ),

@@ -40,3 +40,23 @@ export function gzipCutAtLineFeed(body: string): Buffer {
 export function cutLine(body: string): number {
   return cutInsideLine(body).split('\n').length;
 }
+
+/** The start of each line of the scrape's last histogram series (stage 1 replica 1's decode time), by its sample name's suffix. */
+export function lastSeriesLine(suffix: '_bucket' | '_count' | '_sum', le?: string): string {
+  const labels = 'model_name="Qwen/Qwen3-TTS-12Hz-1.7B-CustomVoice",stage="1",replica="1"';
+  return `vllm:request_decode_time_seconds${suffix}{${labels}${le === undefined ? '' : `,le="${le}"`}}`;
+}
+
+/** The body cut inside the line that starts with `line` (its last one), `keep` characters after it (no line feed after them). */
+export function cutInto(body: string, line: string, keep: number): string {
+  const at = body.lastIndexOf(`\n${line}`);
+  if (at < 0) throw new Error(`no line ${line} in the scrape`);
+  return body.slice(0, at + 1 + line.length + keep);
+}
+
+/** The body to the line feed before the line that starts with `line`, gzipped, its stream ending there (no trailer). */
+export function gzipCutBefore(body: string, line: string): Buffer {
+  const at = body.lastIndexOf(`\n${line}`);
+  if (at < 0) throw new Error(`no line ${line} in the scrape`);
+  return zlib.gzipSync(body.slice(0, at + 1)).subarray(0, -8);
+}
