@@ -7,6 +7,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { test } from 'node:test';
 import { runCli } from './support/cliProcess';
+import { cliCompare } from './support/compareReport';
 import {
   cutInsideLine,
   cutInto,
@@ -177,6 +178,29 @@ test('a scrape cut inside its last histogram series: that series is unknown, not
       );
     assert.ok(table.stdout.includes(`\n  ${CUT_SERIES}\n`), `${name}: ${table.stdout}`);
   }
+  // compare adds a stage's replicas: with one of them cut, the stage's figures are unknown, not the other replica's alone.
+  const midCount = path.join(dir, 'series-count-mid-number.prom');
+  const stage1 = cliCompare(whole, midCount).json.histograms.find(
+    (h) => h.family === 'vllm:request_decode_time_seconds' && h.labels['stage'] === '1',
+  );
+  assert.deepEqual(
+    { status: stage1?.status, baseline: stage1?.baseline?.count, candidate: stage1?.candidate },
+    {
+      status: 'baselineOnly',
+      baseline: 150,
+      candidate: {
+        count: null,
+        p50: null,
+        p90: null,
+        p99: null,
+        openEnded: [],
+        bounds: {},
+        caveat:
+          'The scrape is cut short before a series of this stage was read whole (its _count and the line after it), so its count, sum and quantiles are unknown, not measured.',
+        oneOutput: false,
+      },
+    },
+  );
   // A .prom.gz whose stream ends after the _count line: the line after it was not read, so the series is not known whole.
   const gz = path.join(dir, 'series-before-sum.prom.gz');
   fs.writeFileSync(gz, gzipCutBefore(body, lastSeriesLine('_sum')));

@@ -8,9 +8,17 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { test } from 'node:test';
-import type { Finding } from '../../server/protocol';
+import type { Finding, HistogramSummary } from '../../server/protocol';
 import { runCli } from './support/cliProcess';
-import { cutInsideLine, gzipCutAtLineFeed, REPLICAS_SCRAPE, tokensBody } from './support/cutScrape';
+import {
+  cutInsideLine,
+  cutInto,
+  gzipCutAtLineFeed,
+  gzipCutBefore,
+  lastSeriesLine,
+  REPLICAS_SCRAPE,
+  tokensBody,
+} from './support/cutScrape';
 import { startLanguageServer, storageForFile, type LspProcess } from './support/lspProcess';
 import { attachedScrapeSession } from './support/metricsEndpoint';
 
@@ -143,6 +151,62 @@ test('a scrape cut inside a family (a truncated file, a .prom.gz that ends, a se
       cli.findings.map((f) => f.code),
       id,
     );
+  }
+  await stopped(lsp);
+});
+
+test('an imported scrape cut inside its last histogram series: the summary shows that series unknown, as analyze does, also reopened', async () => {
+  const body = fs.readFileSync(REPLICAS_SCRAPE, 'utf8');
+  const midCount = path.join(storage, 'series-mid-count.prom');
+  const gz = path.join(storage, 'series-before-sum.prom.gz');
+  // Its _count line `75.0` cut to `7`; a .prom.gz whose stream ends before its _sum line.
+  fs.writeFileSync(midCount, cutInto(body, lastSeriesLine('_count'), ' 7'.length));
+  fs.writeFileSync(gz, gzipCutBefore(body, lastSeriesLine('_sum')));
+  const stage1Decode = (histograms: readonly HistogramSummary[]): unknown[] =>
+    histograms
+      .filter((h) => h.family === 'vllm:request_decode_time_seconds' && h.labels['stage'] === '1')
+      .map(({ labels, count, sum, p50, p90, p99, caveat }) => ({
+        replica: labels['replica'],
+        count,
+        sum,
+        p50,
+        p90,
+        p99,
+        caveat,
+      }));
+  const want = [
+    { replica: '0', count: 75, sum: 94.99700000000001, p50: 1.25, p90: 2.138888888888889, p99: 3.125, caveat: null },
+    {
+      replica: '1',
+      count: null,
+      sum: null,
+      p50: null,
+      p90: null,
+      p99: null,
+      caveat:
+        'The scrape is cut short before this series was read whole (its _count and the line after it), so its count, sum and quantiles are unknown, not measured.',
+    },
+  ];
+  for (const file of [midCount, gz]) {
+    const run = runCli(['analyze', file, '--format', 'json']);
+    assert.equal(run.status, 0, run.stderr);
+    assert.deepEqual(
+      stage1Decode((JSON.parse(run.stdout) as { histograms: HistogramSummary[] }).histograms),
+      want,
+      file,
+    );
+  }
+  let lsp = await startLanguageServer(storage);
+  const ids = [(await lsp.importLog(midCount)).id, (await lsp.importLog(gz)).id];
+  for (const id of ids) {
+    const summary = await lsp.request('stageLens/summary', { sessionId: id });
+    assert.deepEqual(stage1Decode(summary.histograms), want, id);
+  }
+  await stopped(lsp);
+  lsp = await startLanguageServer(storage);
+  for (const id of ids) {
+    const summary = await lsp.request('stageLens/summary', { sessionId: id });
+    assert.deepEqual(stage1Decode(summary.histograms), want, `${id} reopened`);
   }
   await stopped(lsp);
 });
