@@ -122,7 +122,7 @@ describe('parseExposition: a realistic 2-stage vLLM-Omni scrape', () => {
         'vllm:omni_requests_success_total{model_name="m",finished_reason="stop"} 3',
         '# TYPE vllm_omni:num_requests_running gauge',
         'vllm_omni:num_requests_running{model_name="m"} 2',
-      ].join('\n'),
+      ].join('\n') + '\n',
     );
     assert.deepEqual(mixed.problems, []);
     assert.deepEqual(

@@ -59,7 +59,9 @@ test('the line a text ends inside is not read: a number cut inside its digits is
     ['1'],
   );
   assert.equal(gauge.unterminatedLine, 3);
-  assert.deepEqual(gauge.problems, []);
+  assert.deepEqual(gauge.problems, [
+    { line: 3, message: 'the text ends inside this line (no line feed after it): cut short, so it is not read' },
+  ]);
 });
 
 test('the cut line shows another series began only when its name and labels are whole', () => {

@@ -383,14 +383,17 @@ export function parseExposition(text: string, inputEnd: ScrapeEnd = WHOLE_INPUT)
     start = end + 1;
     if (end === body.length && firstNonBlank(line) !== -1) {
       unterminatedLine = lineNumber;
-      seeCutLine(builder, line);
+      seeCutLine(builder, lineNumber, line);
     } else readLine(builder, lineNumber, line);
   }
   return builder.result(unterminatedLine, inputEnd);
 }
 
+const CUT_LINE_NOT_READ = 'the text ends inside this line (no line feed after it): cut short, so it is not read';
+
 /** The line the text ends inside: not read, only what it shows of where the cut is. */
-function seeCutLine(builder: ExpositionBuilder, line: string): void {
+function seeCutLine(builder: ExpositionBuilder, lineNumber: number, line: string): void {
+  builder.problems.push({ line: lineNumber, message: CUT_LINE_NOT_READ });
   if (line.charCodeAt(firstNonBlank(line)) === 0x23 /* # */) {
     builder.atCut.lineRead(null, null);
     return;
