@@ -221,15 +221,16 @@ test('analyze reads stdin and tells a /metrics scrape from a log by content', ()
   const log = fs.readFileSync(SAMPLE, 'utf8');
   const fromStdin = cli(['analyze', '-', '--format', 'json'], { input: log });
   assert.equal((JSON.parse(fromStdin.stdout) as Json).requests.length, 25);
-  const scrape = [
-    '# HELP vllm:time_to_first_token_seconds Histogram of time to first token in seconds.',
-    '# TYPE vllm:time_to_first_token_seconds histogram',
-    'vllm:time_to_first_token_seconds_bucket{le="0.1",model_name="m",stage="0",replica="0"} 2',
-    'vllm:time_to_first_token_seconds_bucket{le="1",model_name="m",stage="0",replica="0"} 4',
-    'vllm:time_to_first_token_seconds_bucket{le="+Inf",model_name="m",stage="0",replica="0"} 4',
-    'vllm:time_to_first_token_seconds_sum{model_name="m",stage="0",replica="0"} 1.5',
-    'vllm:time_to_first_token_seconds_count{model_name="m",stage="0",replica="0"} 4',
-  ].join('\n');
+  const scrape =
+    [
+      '# HELP vllm:time_to_first_token_seconds Histogram of time to first token in seconds.',
+      '# TYPE vllm:time_to_first_token_seconds histogram',
+      'vllm:time_to_first_token_seconds_bucket{le="0.1",model_name="m",stage="0",replica="0"} 2',
+      'vllm:time_to_first_token_seconds_bucket{le="1",model_name="m",stage="0",replica="0"} 4',
+      'vllm:time_to_first_token_seconds_bucket{le="+Inf",model_name="m",stage="0",replica="0"} 4',
+      'vllm:time_to_first_token_seconds_sum{model_name="m",stage="0",replica="0"} 1.5',
+      'vllm:time_to_first_token_seconds_count{model_name="m",stage="0",replica="0"} 4',
+    ].join('\n') + '\n';
   const out = JSON.parse(cli(['analyze', '-', '--format', 'json'], { input: scrape }).stdout) as {
     histograms: { family: string; count: number; p50: number; p90: number }[];
   };
@@ -239,14 +240,15 @@ test('analyze reads stdin and tells a /metrics scrape from a log by content', ()
   assert.ok(Math.abs((out.histograms[0]?.p90 ?? 0) - 0.82) < 1e-9, 'linear within (0.1, 1]: 0.1 + 0.9 * (3.6 - 2) / 2');
 
   // The speech streaming counters, in the scrape summary and the JSON.
-  const streams = [
-    scrape,
-    '# TYPE vllm_omni:speech_stream_completed_total counter',
-    'vllm_omni:speech_stream_completed_total{model_name="m"} 12',
-    '# TYPE vllm_omni:speech_stream_aborted_total counter',
-    'vllm_omni:speech_stream_aborted_total{model_name="m",reason="cancelled"} 2',
-    'vllm_omni:speech_stream_aborted_total{model_name="m",reason="engine_dead"} 1',
-  ].join('\n');
+  const streams =
+    [
+      scrape,
+      '# TYPE vllm_omni:speech_stream_completed_total counter',
+      'vllm_omni:speech_stream_completed_total{model_name="m"} 12',
+      '# TYPE vllm_omni:speech_stream_aborted_total counter',
+      'vllm_omni:speech_stream_aborted_total{model_name="m",reason="cancelled"} 2',
+      'vllm_omni:speech_stream_aborted_total{model_name="m",reason="engine_dead"} 1',
+    ].join('\n') + '\n';
   const json = JSON.parse(cli(['analyze', '-', '--format', 'json'], { input: streams }).stdout) as {
     speechStreams: unknown[];
   };
@@ -331,16 +333,17 @@ test('analyze of a /metrics scrape marks the codec TTFT signature series in the 
   // Without the signature nothing is marked and no such note is printed.
   assert.doesNotMatch(
     cli(['analyze', '-'], {
-      input: series(
-        'vllm:time_to_first_token_seconds',
-        talker,
-        [
-          ['0.1', 3],
-          ['+Inf', 3],
-        ],
-        0.15,
-        3,
-      ).join('\n'),
+      input:
+        series(
+          'vllm:time_to_first_token_seconds',
+          talker,
+          [
+            ['0.1', 3],
+            ['+Inf', 3],
+          ],
+          0.15,
+          3,
+        ).join('\n') + '\n',
     }).stdout,
     /Known to mislead| !/,
   );
