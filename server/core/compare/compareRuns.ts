@@ -129,6 +129,18 @@ export function compareRuns(baseline: RunData, candidate: RunData, options: Comp
       );
     }
   }
+  // Requests read with no value at all (tables cut off before their rows): no table follows, so this says why.
+  if (
+    metrics.length === 0 &&
+    histograms.length === 0 &&
+    baseline.samples !== null &&
+    candidate.samples !== null &&
+    baseline.samples.requestCount > 0 &&
+    candidate.samples.requestCount > 0
+  )
+    notes.push(
+      `Nothing to compare: the requests read (${baseline.samples.requestCount} in the baseline, ${candidate.samples.requestCount} in the candidate) printed no stage, transfer or end-to-end value (their tables were cut off before any row, or print none); \`stage-lens analyze\` shows what each run holds.`,
+    );
   const lies = histograms.filter((h) => (h.baseline?.caveat ?? h.candidate?.caveat ?? null) !== null);
   if (lies.length > 0) {
     // Each lie once, in either run (a stage can show one in the baseline and another in the candidate).
