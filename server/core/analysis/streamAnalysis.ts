@@ -149,7 +149,9 @@ export interface StreamAnalysisOptions {
   /**
    * Summarize at all (default true). A reader that writes each request and nothing of the
    * whole (the CSV) turns it off: no stage, edge or end-to-end summaries, no findings, no
-   * tables-missing notice, no [Overall Summary] digest; the snapshot's are then empty.
+   * tables-missing notice; the snapshot's are then empty. The [Overall Summary] digest is kept
+   * (one value per table and field): without a stage table it is all such a log holds, and the
+   * CSV, which has no row for it, says so.
    */
   readonly summarize?: boolean;
   /**
@@ -462,11 +464,7 @@ export class StreamAnalysis {
   /** Feeds one record; the requests it finalized are accepted and appended to `done`. */
   private addRecord(record: LogRecord, done: AnalyzedRequest[]): void {
     if (record.kind === 'overallSummary') {
-      if (
-        this.summarize &&
-        this.inBoot(this.assembler.bootNumber) &&
-        this.inWindow(record.header?.timestamp ?? null, false)
-      )
+      if (this.inBoot(this.assembler.bootNumber) && this.inWindow(record.header?.timestamp ?? null, false))
         this.overall?.add(record.fields, record.complete);
     } else if (record.kind === 'stageTable') {
       this.overall = null;
