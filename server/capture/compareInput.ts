@@ -9,7 +9,7 @@ import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { looksLikePrometheus } from '../core/inputKind';
 import { KIND_HEAD_BYTES, MAX_SCRAPE_BYTES, readByKind, type ChunkReader, type InputKind } from './inputByKind';
-import { histogramRowsOfScrape, histogramRowsOfSummaries, LogRunReader } from '../core/compare';
+import { histogramRowsOfScrape, histogramRowsOfSummaries, LogRunReader, runStageRolesOf } from '../core/compare';
 import type { RunData } from '../core/compare';
 import { importFile, readChunkAt } from './importFile';
 import { SessionFiles } from './sessionFiles';
@@ -58,7 +58,8 @@ function gzipRun(run: StreamRun, encoding: InputEncoding, source: string): RunDa
 }
 
 function logRun(reader: LogRunReader, source: string): RunData {
-  const samples = reader.end();
+  // Its findings name its stages by the roles its tables will (the model it serves, its file's name).
+  const samples = reader.end((read) => runStageRolesOf({ source, samples: read }));
   return { source, kind: 'log', samples, histograms: null, problemCount: reader.problemCount, ...bootOf(reader) };
 }
 
@@ -106,12 +107,8 @@ function importedScrapeRun(files: SessionFiles, meta: SessionMeta, source: strin
     source,
     damage === undefined ? undefined : scrapeGzipDamagedFindingOf(damage.message).message,
   );
-  const roles = meta.info.stageRoles;
   return {
-    ...run,
-    // Named as the imported file names its stages; roles recorded for it (none without a log) name them instead.
-    pipelineNames: sessionPipelineNames(meta.info),
-    ...(roles === undefined || Object.keys(roles).length === 0 ? {} : { recordedStageRoles: roles }),
+    ...namedAsSession(run, meta),
     ...(damage === undefined ? {} : { partialLogBytes: damage.gzipDamaged.logBytes }),
   };
 }
@@ -123,12 +120,47 @@ function importedScrapeRun(files: SessionFiles, meta: SessionMeta, source: strin
 function attachedScrapeRun(files: SessionFiles, meta: SessionMeta, source: string): RunData | null {
   if (meta.info.kind !== 'scrape') return null;
   const text = files.lastScrapeText(MAX_SCRAPE_BYTES);
-  if (text === null) return null;
+  return text === null ? null : namedAsSession(scrapeRun(text, source), meta);
+}
+
+/** A session's run named as the editor names its stages (its deploy file and source), with the roles it recorded. */
+function namedAsSession(run: RunData, meta: SessionMeta): RunData {
   const roles = meta.info.stageRoles;
   return {
-    ...scrapeRun(text, source),
+    ...run,
     pipelineNames: sessionPipelineNames(meta.info),
+    // Roles recorded for it name its stages instead; a scrape without a log records none.
     ...(roles === undefined || Object.keys(roles).length === 0 ? {} : { recordedStageRoles: roles }),
+  };
+}
+
+export type LogSessionScrape = Pick<RunData, 'histograms'> &
+  Partial<Pick<RunData, 'scrapeFindings' | 'exposedHistogramSeries' | 'scrapeBreak'>>;
+
+/**
+ * What a session with a log says of its /metrics endpoint: its last scrape's text read as a saved copy
+ * of it is (a stage's replicas added, the scrape's findings, a cut said); the stored rows where no text
+ * was kept (an older build's session, or a Prometheus server's, whose rows are over a window).
+ */
+export function scrapeOfLogSession(folder: string, source: string): LogSessionScrape {
+  const files = SessionFiles.atFolder(folder);
+  const text = files.lastScrapeText(MAX_SCRAPE_BYTES);
+  if (text !== null) {
+    const { histograms, scrapeFindings, exposedHistogramSeries, scrapeBreak } = scrapeRun(text, source);
+    return {
+      histograms,
+      ...(scrapeFindings === undefined ? {} : { scrapeFindings }),
+      ...(exposedHistogramSeries === undefined ? {} : { exposedHistogramSeries }),
+      ...(scrapeBreak === undefined ? {} : { scrapeBreak }),
+    };
+  }
+  const rows = files.lastScrape();
+  // A series without a count (unknown) is left out, never compared as 0 observations.
+  return {
+    histograms:
+      rows === null || rows.length === 0
+        ? null
+        : histogramRowsOfSummaries(rows.filter((h): h is typeof h & { count: number } => h.count !== null)),
   };
 }
 
@@ -161,24 +193,23 @@ async function loadSessionFolder(dir: string, source: string, options: LoadRunOp
     reader.push(chunk.bytes, chunk.stream);
     chunks++;
   }
-  const samples = reader.end();
-  // A scrape's histograms count every request since the server last started, not one boot's: with a boot selected they are left out.
-  const scrape = options.boot === undefined || options.boot === null ? files.lastScrape() : null;
-  // A series without a count (unknown) is left out, never compared as 0 observations.
-  const histograms =
-    scrape === null
-      ? null
-      : histogramRowsOfSummaries(scrape.filter((h): h is typeof h & { count: number } => h.count !== null));
-  // A scrape-only session has no captured log: it has no per-request data, not "0 requests".
-  return {
-    source,
+  const names = {
     // Its stages are named from its deploy file and source, as the editor names them, not from its folder's path.
     pipelineNames: sessionPipelineNames(checked.meta.info),
     // The roles it recorded (as the editor judged them) name its stages instead, as explain takes them.
     ...(checked.meta.info.stageRoles === undefined ? {} : { recordedStageRoles: checked.meta.info.stageRoles }),
+  };
+  const samples = reader.end((read) => runStageRolesOf({ source, ...names, samples: read }));
+  // A scrape's histograms count every request since the server last started, not one boot's: with a boot selected they are left out.
+  const scrape =
+    options.boot === undefined || options.boot === null ? scrapeOfLogSession(dir, source) : { histograms: null };
+  // A scrape-only session has no captured log: it has no per-request data, not "0 requests".
+  return {
+    source,
+    ...names,
     kind: 'session',
     samples: chunks === 0 ? null : samples,
-    histograms,
+    ...scrape,
     problemCount: reader.problemCount,
     ...bootOf(reader),
   };

@@ -31,7 +31,12 @@ import {
   type StageRolesFrom,
 } from '../core/stageRoles';
 import type { ParseProblem } from '../core/records';
-import { scrapeGzipDamagedFinding, scrapeGzipDamagedFindingOf, type GzipDamageProblem } from '../core/gzipInput';
+import {
+  scrapeGzipDamagedFinding,
+  scrapeGzipDamagedFindingOf,
+  storedGzipDamage,
+  type GzipDamageProblem,
+} from '../core/gzipInput';
 import type { SessionMeta } from './storage/storedMeta';
 
 export interface ExplainInput {
@@ -221,7 +226,11 @@ function importedScrapeInput(files: SessionFiles, meta: SessionMeta, source: str
   const input = scrapeInput(text, { gzipBroke: damage !== undefined });
   return damage === undefined
     ? input
-    : { ...input, findings: [...input.findings, scrapeGzipDamagedFindingOf(damage.message)] };
+    : {
+        ...input,
+        findings: [...input.findings, scrapeGzipDamagedFindingOf(damage.message)],
+        gzipDamage: storedGzipDamage(damage.message, damage.gzipDamaged.logBytes),
+      };
 }
 
 /**
@@ -254,7 +263,13 @@ export async function explainFromSessionFolder(
   );
   for await (const chunk of files.chunkReader(startedAt).read(true))
     reader.push(chunk.bytes, chunk.stream, chunk.capturedAt);
-  return { ...reader.end('session'), sessionDeployConfig: deployConfig };
+  // An import whose gzip data broke off is the log before the break, as the file's explain says.
+  const damage =
+    meta.inputDamage === undefined
+      ? null
+      : storedGzipDamage(meta.inputDamage.message, meta.inputDamage.gzipDamaged.logBytes);
+  if (damage !== null) reader.brokeOff(damage);
+  return { ...reader.end('session'), sessionDeployConfig: deployConfig, gzipDamage: damage };
 }
 
 /**

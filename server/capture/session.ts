@@ -6,6 +6,7 @@ import { TextDecoder } from 'node:util';
 import { LogStreamParser } from '../core/log';
 import { StreamAnalysis } from '../core/analysis/streamAnalysis';
 import type { RequestStore } from '../core/analysis/requestStore';
+import type { RequestsInScope } from '../core/analysis/requestScope';
 import type { AnalyzedRequest } from '../core/analysis/types';
 import type { BootPipeline, BootPipelineEvidence } from '../core/analysis/bootPipelines';
 import { RequestOrderCache } from './requestQueries';
@@ -168,9 +169,9 @@ export class Session {
     return this.analysis.legacyFindingOver(requests, legacyRequests);
   }
 
-  /** The findings of the log as a whole (its input, its engine lines): StreamAnalysis.logFindings. */
-  logFindings(): Finding[] {
-    return this.analysis.logFindings();
+  /** The findings of the log as a whole (its input, its engine lines), `within` a view of some of its requests (of one `boot`): StreamAnalysis.logFindings. */
+  logFindings(within: RequestsInScope | null = null, boot?: number): Finding[] {
+    return this.analysis.logFindings(within, boot);
   }
 
   /** Sorted/filtered request orders of the request table, kept while no request arrives. */

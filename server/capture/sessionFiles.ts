@@ -139,25 +139,15 @@ export class SessionFiles {
   }
 
   saveScrape(rows: readonly HistogramSummary[]): void {
-    mkdirSync(this.dir, { recursive: true });
-    const tmp = path.join(this.dir, 'scrape.json.tmp');
-    writeFileSync(tmp, JSON.stringify(rows));
-    renameSync(tmp, path.join(this.dir, 'scrape.json'));
+    this.writeWhole('scrape.json', JSON.stringify(rows));
   }
 
   lastScrape(): HistogramSummary[] | null {
-    try {
-      return histogramSummariesFromJson(JSON.parse(readFileSync(path.join(this.dir, 'scrape.json'), 'utf8')));
-    } catch {
-      return null;
-    }
+    return this.readJson('scrape.json', histogramSummariesFromJson);
   }
 
   saveScrapeText(text: string): void {
-    mkdirSync(this.dir, { recursive: true });
-    const tmp = path.join(this.dir, 'scrape.prom.tmp');
-    writeFileSync(tmp, text);
-    renameSync(tmp, path.join(this.dir, 'scrape.prom'));
+    this.writeWhole('scrape.prom', text);
   }
 
   /** The text of the endpoint's last scrape; null when none was stored (an older build's session) or it is more than `maxBytes`. */
@@ -175,37 +165,40 @@ export class SessionFiles {
   saveScrapeFindings(findings: readonly Finding[]): void {
     const text = JSON.stringify(findings);
     if (text === this.savedFindings) return;
-    mkdirSync(this.dir, { recursive: true });
-    const tmp = path.join(this.dir, 'scrape-findings.json.tmp');
-    writeFileSync(tmp, text);
-    renameSync(tmp, path.join(this.dir, 'scrape-findings.json'));
+    this.writeWhole('scrape-findings.json', text);
     this.savedFindings = text;
   }
 
   /** The stored scrape findings; null when none were stored (a session of an older build, or one that scraped nothing). */
   lastScrapeFindings(): Finding[] | null {
-    try {
-      return scrapeFindingsFromJson(JSON.parse(readFileSync(path.join(this.dir, 'scrape-findings.json'), 'utf8')));
-    } catch {
-      return null;
-    }
+    return this.readJson('scrape-findings.json', scrapeFindingsFromJson);
   }
 
   /** Written only when they changed, as the findings are. */
   saveScrapeCounters(counters: ScrapeCounters): void {
     const text = JSON.stringify(counters);
     if (text === this.savedCounters) return;
-    mkdirSync(this.dir, { recursive: true });
-    const tmp = path.join(this.dir, 'scrape-counters.json.tmp');
-    writeFileSync(tmp, text);
-    renameSync(tmp, path.join(this.dir, 'scrape-counters.json'));
+    this.writeWhole('scrape-counters.json', text);
     this.savedCounters = text;
   }
 
   /** The stored scrape counters; null when none were stored (a session of an older build, or one that scraped nothing). */
   lastScrapeCounters(): ScrapeCounters | null {
+    return this.readJson('scrape-counters.json', scrapeCountersFromJson);
+  }
+
+  /** Replaces the file `name` whole: a reader sees the old text or the new, never part of it. */
+  private writeWhole(name: string, text: string): void {
+    mkdirSync(this.dir, { recursive: true });
+    const tmp = path.join(this.dir, `${name}.tmp`);
+    writeFileSync(tmp, text);
+    renameSync(tmp, path.join(this.dir, name));
+  }
+
+  /** The stored JSON file `name` as `fromJson` reads it; null when it is missing, unreadable or not JSON. */
+  private readJson<T>(name: string, fromJson: (json: unknown) => T | null): T | null {
     try {
-      return scrapeCountersFromJson(JSON.parse(readFileSync(path.join(this.dir, 'scrape-counters.json'), 'utf8')));
+      return fromJson(JSON.parse(readFileSync(path.join(this.dir, name), 'utf8')) as unknown);
     } catch {
       return null;
     }

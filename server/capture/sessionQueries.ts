@@ -9,6 +9,7 @@ import { EndToEndBuilder } from '../core/analysis/endToEnd';
 import { TablesMissingCounter } from '../core/analysis/tablesMissing';
 import { isUnreadableInput } from '../core/analysis/unreadableInput';
 import { runSummariesJson } from '../core/analysis/runSummaries';
+import { requestScopeWords, type RequestScope } from '../core/analysis/requestScope';
 import type { AnalyzedRequest, Finding } from '../core/analysis/types';
 import {
   requestColourRule,
@@ -108,11 +109,13 @@ function figuresOver(session: Session, rows: Iterable<number>, roles: Readonly<R
  * The summary of these figures, with what the session says beside its requests (its log's format,
  * input and engine lines, scrapes, deploy evidence).
  */
-function summaryOf(session: Session, figures: ScopedFigures, scope?: ExplainScope): SummaryResult {
+function summaryOf(session: Session, figures: ScopedFigures, view: RequestScope, scope?: ExplainScope): SummaryResult {
   // Made here, not kept with the figures: the log's dicts are counted as they come, with or without a request.
   const legacy = session.legacyFindingOver(figures.requestCount, figures.legacyDictRequests);
-  // What the input is comes before any number, as in the whole session's findings.
-  const log = session.logFindings();
+  // What the input is comes before any number, as in the whole session's findings; they count
+  // the log's requests, and how many of them this view holds.
+  const words = requestScopeWords(view);
+  const log = session.logFindings(words === null ? null : { words, requests: figures.requestCount }, view.boot);
   return {
     sessionId: session.id,
     requestCount: figures.requestCount,
@@ -145,7 +148,12 @@ function scopedSummary(session: Session, scope: ExplainScope): SummaryResult {
   const rows = rowsInScope(session.explainIndex, scope);
   const roles = stageRolesOfSession(session.info);
   const figures = session.scopedSummaries.get(scope, rows, roles, () => figuresOver(session, rows, roles));
-  return summaryOf(session, figures, scope);
+  const view = {
+    ...(scope.boot === undefined ? {} : { boot: scope.boot }),
+    window: scope.fromMs !== undefined || scope.toMs !== undefined,
+    excludeCold: scope.excludeCold === true,
+  };
+  return summaryOf(session, figures, view, scope);
 }
 
 /** The positions of the requests seen in the last `windowSeconds` of capture time, newest first. */
@@ -162,6 +170,7 @@ export function sessionSummary(session: Session, windowSeconds?: number, scope?:
     return summaryOf(
       session,
       figuresOver(session, recentRows(session, windowSeconds), stageRolesOfSession(session.info)),
+      { window: true },
     );
   const summary = session.summary();
   return {

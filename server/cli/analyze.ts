@@ -14,6 +14,7 @@ import { CsvWriter } from '../core/report/csvReport';
 import { legacyStatsNote } from '../core/analysis/legacyStats';
 import { RepeatTally } from '../core/analysis/requestRepeats';
 import { runSummaryCsvNote } from '../core/analysis/runSummaries';
+import { overallSummaryCsvNote } from '../core/analysis/overallSummaries';
 import { TABLE_SUMMARY_FIELDS, tableReport } from '../core/report/tableReport';
 import { traceChunks } from '../core/report/trace';
 import type { AnalyzedRequest, Finding } from '../core/analysis/types';
@@ -453,6 +454,8 @@ export async function analyzeStream(
     if (note !== null) process.stderr.write(terminalText(`stage-lens analyze: ${note}\n`));
     if (snapshot.runSummaries !== null)
       process.stderr.write(terminalText(`stage-lens analyze: ${runSummaryCsvNote(snapshot.runSummaries)}\n`));
+    if (snapshot.overallSummaries !== null)
+      process.stderr.write(terminalText(`stage-lens analyze: ${overallSummaryCsvNote(snapshot.overallSummaries)}\n`));
     const engineOnly = snapshot.findings.find((f) => f.code === 'engine-stats-only');
     if (engineOnly !== undefined) process.stderr.write(terminalText(`stage-lens analyze: ${engineOnly.message}\n`));
     // Nor the repeated-request-ids finding: its rows are in the CSV, as <id>#2.

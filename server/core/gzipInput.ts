@@ -93,6 +93,15 @@ export function gzipDamageProblem(logBytes: number, zlibMessage: string): GzipDa
   return { line: 0, message: gzipDamageText(logBytes, zlibMessage), gzipDamaged: { logBytes, zlibMessage } };
 }
 
+/**
+ * The damage a saved session stored (its problem's sentence, a gzipDamageText, and the log bytes
+ * before the break) as the parse problem it was: zlib's word is what follows the sentence's first ": ".
+ */
+export function storedGzipDamage(message: string, logBytes: number): GzipDamageProblem {
+  const colon = message.indexOf(': ');
+  return gzipDamageProblem(logBytes, colon < 0 ? message : message.slice(colon + 2));
+}
+
 /** A report's name for its input: "server.log.1.gz (gzip)" when it was read through gunzip. */
 export function encodedSourceName(source: string, encoding: { readonly compression: 'gzip' | null }): string {
   return encoding.compression === 'gzip' ? `${source}${GZIP_SUFFIX}` : source;

@@ -4,9 +4,9 @@
 // a side is read as `compare --baseline-boot` reads it: a session from its folder, as a saved one;
 // so is an imported /metrics scrape.
 // `stageLens/runBoots`: the boots a run has, for the compare command to offer.
-import { compareRuns, histogramRowsOfSummaries, incomparableReason, runSamplesFromAnalysis } from '../core/compare';
+import { compareRuns, incomparableReason, runSamplesFromAnalysis } from '../core/compare';
 import type { RunData } from '../core/compare';
-import { loadRun } from '../capture/compareInput';
+import { loadRun, scrapeOfLogSession } from '../capture/compareInput';
 import type { SessionRegistry } from '../capture/sessionRegistry';
 import type { CompareParams, CompareResult, CompareRunName, CompareTarget, RunBootsResult } from '../protocol';
 import { runNameOfPath, runNameOfSession, runNameWithBoot } from '../core/compare/runName';
@@ -32,17 +32,19 @@ async function sessionRun(
   }
   // Findings from the summary (request ids capped); the requests are read from the packed store one by one.
   const { findings } = session.summary();
-  const scrape = session.histograms();
+  const source = `${info.kind} session ${info.id} (${info.description})`;
+  // Its /metrics endpoint's last scrape, read as `compare <folder>` reads it (a stage's replicas added).
+  const scrape = scrapeOfLogSession(registry.folderOf(sessionId), source);
   // A session that only queries Prometheus has no per-request data: that is not "0 requests".
   const hasLog = info.kind !== 'prometheus';
   const run: RunData = {
-    source: `${info.kind} session ${info.id} (${info.description})`,
+    source,
     // Named as loadRun names a session folder's stages: by its deploy file and source.
     pipelineNames: sessionPipelineNames(info),
     ...(info.stageRoles === undefined ? {} : { recordedStageRoles: info.stageRoles }),
     kind: 'session',
     samples: hasLog ? runSamplesFromAnalysis({ requests: session.requests(), findings }, excludeCold) : null,
-    histograms: scrape.length > 0 ? histogramRowsOfSummaries(scrape) : null,
+    ...scrape,
     problemCount: info.problemCount,
   };
   return { run, name };

@@ -290,6 +290,26 @@ test("--format table: each request's transfer totals (time and size) beside end 
   ]);
 });
 
+test("--format table, real-logs 08: a request whose only transfers_total_time_ms is negative keeps the transfers row (no value) above its size, which is not the end to end's", () => {
+  const out = cli(['analyze', path.join(ROOT, 'test', 'fixtures', 'real-logs', '08-pr500-legacy-omni-summary.log')]);
+  assert.equal(out.status, 0, out.stderr);
+  const lines = out.stdout.split('\n');
+  const at = lines.findIndex((l) => l.startsWith('end to end  '));
+  // transfers_total_time_ms -154.683 is no time; transfers_total_bytes 21851977 = 21,340 KB.
+  assert.deepEqual(
+    lines.slice(at, at + 3).map((l) => l.trim().split(/\s{2,}/)),
+    [
+      ['end to end', '1', '655,866', '655,866', '655,866', '655,866'],
+      ['transfers (total per request)', '0', '-', '-', '-', '-'],
+      ['size, KB', '1', '21,340', '21,340', '21,340', '21,340'],
+    ],
+  );
+  assert.match(
+    out.stdout,
+    /\n {2}transfers \(total per request\): 1 of 1 request printed transfers_total_time_ms below zero, nan or inf: not a time, left out\.\n/,
+  );
+});
+
 test('--format table, several requests: the totals over measured values only, what was left out counted; the edge over the requests that printed it', () => {
   const out = cli(['analyze', SEVERAL]);
   assert.equal(out.status, 0, out.stderr);

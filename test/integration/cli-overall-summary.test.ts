@@ -90,3 +90,34 @@ test('a log with no [Overall Summary] keeps `overallSummaries` null and its own 
   const table = analyze(['-'], Buffer.from('INFO 02-06 15:29:11 [api_server.py:1] started\n'));
   assert.match(table.stdout, /No per-request stage statistics found/);
 });
+
+test('real-logs 01 and 03 (csv): no row for the [Overall Summary], and stderr says where its values are; a log with stage tables says nothing of it', () => {
+  const header = (out: string): string[] => out.split('\n').filter((l) => l !== '');
+  const whole = analyze([path.join(REAL, '01-pr891-overall-e2e-noprefix.log'), '--format', 'csv']);
+  assert.equal(whole.status, 0, whole.stderr);
+  assert.equal(header(whole.stdout).length, 1, 'the header only');
+  assert.equal(
+    whole.stderr,
+    "stage-lens analyze: the input has 1 [Overall Summary] table and no [StageRequestStats] table: it prints run totals, not any request's, so no CSV row; --format table shows it as printed, --format json as overallSummaries\n",
+  );
+  const cut = analyze([path.join(REAL, '03-pr1468-overall-empty-first-line.log'), '--format', 'csv']);
+  assert.equal(cut.status, 0, cut.stderr);
+  assert.equal(header(cut.stdout).length, 1, 'the header only');
+  assert.match(
+    cut.stderr,
+    /^stage-lens analyze: the input has 1 \[Overall Summary\] table \(cut off\) and no \[StageRequestStats\] table: /,
+  );
+  // Offline Omni.generate prints one [Overall Summary] per prompt beside its stage tables: those rows are the CSV.
+  const tables = analyze([
+    path.join(ROOT, 'test', 'fixtures', 'upstream-rendered', 'qwen3-omni-three-stage-transfers.log'),
+    '--format',
+    'csv',
+  ]);
+  assert.equal(tables.status, 0, tables.stderr);
+  assert.equal(
+    header(tables.stdout).length,
+    1 + 3 * 3 + 3 * 2,
+    'a row per request and stage, and per request and edge',
+  );
+  assert.equal(tables.stderr, '');
+});

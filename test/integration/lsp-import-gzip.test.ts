@@ -194,3 +194,27 @@ test('Attach to Log File... of a .gz reads it whole, as an import, instead of fo
   const findings = await client.request<Finding[]>('stageLens/findings', { sessionId: started.id });
   assert.ok(!findings.some((f) => f.code === 'input-compressed'), JSON.stringify(findings.map((f) => f.code)));
 });
+
+test('explain of a cut .gz import’s session folder says it is partial, in its header and findings, as explain of the file does', async () => {
+  const whole = zlib.gzipSync(fs.readFileSync(FIXTURE));
+  const file = path.join(scratch, 'explained.log.1.gz');
+  const session = await importFile('explained.log.1.gz', whole.subarray(0, whole.length >> 1));
+  const folder = path.join(scratch, 'sessions', 'sessions', session.id);
+  const explain = (input: string, format: 'table' | 'json') => {
+    const run = runCli(['explain', input, '--format', format]);
+    assert.equal(run.status, 0, run.stderr);
+    return run;
+  };
+  const header = (input: string): string =>
+    (explain(input, 'table').stdout.split('\n')[0] ?? '').replace(input, '<input>');
+  assert.match(header(file), /^Stage Lens explain: <input> \(gzip\), partial: /);
+  // The file's header names it a gzip input; the folder's is the folder, with the same partial mark.
+  assert.equal(header(folder), header(file).replace('<input> (gzip)', '<input>'));
+  const codes = (input: string): string[] =>
+    (JSON.parse(explain(input, 'json').stdout) as { findings: { code: string; message: string }[] }).findings
+      .filter((f) => f.code === 'input-gzip-damaged')
+      .map((f) => f.message);
+  assert.equal(codes(file).length, 1);
+  assert.deepEqual(codes(folder), codes(file));
+  assert.equal(explain(folder, 'table').stderr, explain(file, 'table').stderr.replace(file, folder));
+});

@@ -19,6 +19,7 @@ import { phaseSplitNotPrinted, phaseSplitNotPrintedMessage } from './phaseSplitN
 import { stageLabel } from '../stageRoles';
 import { sentenceCase } from '../sentenceCase';
 import { gzipDamagedFindingText, scrapeGzipDamagedFindingOf } from '../gzipInput';
+import { logRequestsReadText, type RequestsInScope } from './requestScope';
 import { RepeatTally } from './requestRepeats';
 import type { ParseProblem } from '../records';
 import type { AnalyzedRequest, Finding, FindingCode, RequestStage, Severity, StageSummary } from './types';
@@ -91,6 +92,8 @@ export class FindingsBuilder {
   private gzipDamage: ParseProblem | null = null;
   /** Requests read but left out of this builder (a window, a boot). */
   private leftOutRequests = 0;
+  /** What the requests added are of the log's (a window, a boot), in words; null: all of them. */
+  private scopeWords: string | null = null;
   /** Requests that print again an earlier request's record (requestRepeats.ts). */
   private readonly repeats = new RepeatTally();
 
@@ -183,21 +186,34 @@ export class FindingsBuilder {
   /**
    * What the parser's problems say of the input as a whole (compressed, binary, a deploy config,
    * gzip data that broke off): the log's, so a window of its requests says them too, counting
-   * the requests the log gave (left out ones too).
+   * the requests the log gave (left out ones too) and, `within` a view of some of them, how many
+   * of them the view holds.
    */
-  inputFindings(): Finding[] {
+  inputFindings(within: RequestsInScope | null = this.scopeOfRequests()): Finding[] {
     const read = this.requestTotal + this.leftOutRequests;
     const out: Finding[] = [];
     if (this.compressed !== null) out.push(compressedFinding(this.compressed));
     if (this.binary) out.push(binaryFinding(read));
     if (this.deployConfig && read === 0) out.push(DEPLOY_CONFIG_FINDING);
-    if (this.gzipDamage !== null) out.push(gzipDamagedFinding(this.gzipDamage, read));
+    if (this.gzipDamage !== null) out.push(gzipDamagedFinding(this.gzipDamage, read, within));
     return out;
   }
 
   /** A request the log gave that a window or a boot left out: the input findings count it. */
   leaveOut(): void {
     this.leftOutRequests += 1;
+  }
+
+  /**
+   * Names what this builder's requests are of the log's (`words`: requestScopeWords), so that the
+   * input findings say how many of the log's requests it holds.
+   */
+  nameScope(words: string | null): void {
+    this.scopeWords = words;
+  }
+
+  private scopeOfRequests(): RequestsInScope | null {
+    return this.scopeWords === null ? null : { words: this.scopeWords, requests: this.requestTotal };
   }
 
   private checkStage(request: AnalyzedRequest, stage: RequestStage, firstStageId: number): void {
@@ -527,8 +543,8 @@ function compressedFinding(format: CompressedFormat): Finding {
   };
 }
 
-/** Gzip data that broke off: the log before it is read, the rest is not; an error when that left no request. */
-function gzipDamagedFinding(damage: ParseProblem, requests: number): Finding {
+/** Gzip data that broke off: the log's `requests` before it are read (`within` a view: how many of them it holds), the rest is not; an error when that left no request. */
+function gzipDamagedFinding(damage: ParseProblem, requests: number, within: RequestsInScope | null): Finding {
   // A scrape has no requests: its finding is the CLI's for the same file.
   if (damage.gzipDamaged?.input === 'scrape') return scrapeGzipDamagedFindingOf(damage.message);
   return {
@@ -537,12 +553,7 @@ function gzipDamagedFinding(damage: ParseProblem, requests: number): Finding {
     stageId: null,
     requestIds: [],
     requestCount: 0,
-    message: gzipDamagedFindingText(
-      damage.message,
-      requests === 0
-        ? 'no request came before it'
-        : `the ${countOf(requests, 'request')} before it ${requests === 1 ? 'is' : 'are'} read`,
-    ),
+    message: gzipDamagedFindingText(damage.message, logRequestsReadText(requests, within)),
   };
 }
 

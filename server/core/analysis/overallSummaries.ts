@@ -100,3 +100,17 @@ export function overallSummaryOnlyMessage(overall: OverallSummaries): string {
     `DEBUG stats tables. Fix: ${STATS_TABLES_FIX}.${covering}`
   );
 }
+
+/**
+ * One line for the CSV, whose rows are per request and stage: the [Overall Summary] tables of a
+ * log without stage tables have none, so an otherwise silent CSV says where their values are.
+ */
+export function overallSummaryCsvNote(overall: OverallSummaries): string {
+  const n = overall.tables;
+  const cut = overall.cutOffTables === 0 ? '' : n === 1 ? ' (cut off)' : ` (${overall.cutOffTables} cut off)`;
+  return (
+    `the input has ${countOf(n, '[Overall Summary] table')}${cut} and no [StageRequestStats] table: ` +
+    `${n === 1 ? 'it prints' : 'they print'} run totals, not any request's, so no CSV row; --format table shows ` +
+    `${n === 1 ? 'it' : 'them'} as printed, --format json as overallSummaries`
+  );
+}

@@ -17,6 +17,7 @@ import { EndToEndBuilder } from './endToEnd';
 import { TablesMissingCounter } from './tablesMissing';
 import { legacyStatsFinding } from './legacyStats';
 import { engineStatsOnlyFinding } from './engineStatsOnly';
+import { requestScopeWords, type RequestsInScope } from './requestScope';
 import { LegacyRequestReader, mayPrecedeTables } from './legacyRequests';
 import { RunSummaryCollector, runSummaryTitle } from './runSummaries';
 import { METRICS_SUMMARY_FORMAT } from '../log/metricsSummary';
@@ -148,7 +149,9 @@ export interface StreamAnalysisOptions {
   /**
    * Summarize at all (default true). A reader that writes each request and nothing of the
    * whole (the CSV) turns it off: no stage, edge or end-to-end summaries, no findings, no
-   * tables-missing notice, no [Overall Summary] digest; the snapshot's are then empty.
+   * tables-missing notice; the snapshot's are then empty. The [Overall Summary] digest is kept
+   * (one value per table and field): without a stage table it is all such a log holds, and the
+   * CSV, which has no row for it, says so.
    */
   readonly summarize?: boolean;
   /**
@@ -176,6 +179,8 @@ export class StreamAnalysis {
   private overall: OverallSummaryBuilder | null = new OverallSummaryBuilder();
   private readonly engines = new Map<string, EngineStatsRecord>();
   private readonly engineSeriesBuilder = new EngineSeriesBuilder();
+  /** With a boot selected, every engine line of the log (engineSeriesBuilder keeps the boot's): what engine-stats-only counts. */
+  private readonly logEngineSeries: EngineSeriesBuilder | null;
   private readonly clock: LogClock;
   private bootCount = 0;
   /** Log clock of each boot marker, in order (boot n starts at the n-th); NaN for one without a timestamp. */
@@ -188,6 +193,9 @@ export class StreamAnalysis {
   private legacyRequestCount = 0;
   /** Requests read from their tables and the request_level_metrics dict before them (dictWithTables.ts). */
   private dictsWithTables = 0;
+  /** legacyRequestCount and dictsWithTables over the log's every request, a boot's or window's left-out ones too. */
+  private logLegacyRequests = 0;
+  private logDictsWithTables = 0;
   /** Of the legacy dicts, the "Omni Metrics Summary" blocks of the unmerged PR #3069 (legacyStats.ts). */
   private unmergedCount = 0;
   /** Of the legacy dicts, the JSON lines of log_utils.py's stats files. */
@@ -223,6 +231,13 @@ export class StreamAnalysis {
     });
     this.summarizeEdges = options.edgeSummaries ?? true;
     this.summarize = options.summarize ?? true;
+    this.logEngineSeries = options.boot === undefined ? null : new EngineSeriesBuilder();
+    this.findingsBuilder.nameScope(
+      requestScopeWords({
+        ...(options.boot === undefined ? {} : { boot: options.boot }),
+        window: options.window !== undefined,
+      }),
+    );
   }
 
   /** Feeds one parser output; returns the requests it finalized. */
@@ -244,6 +259,7 @@ export class StreamAnalysis {
   /** Accepts requests read from legacy dicts, appending them to `done`. */
   private acceptLegacy(requests: readonly AnalyzedRequest[], done: AnalyzedRequest[]): void {
     for (const request of requests) {
+      this.logLegacyRequests += 1;
       if (!this.acceptOne(request)) continue;
       this.legacyRequestCount += 1;
       done.push(request);
@@ -323,36 +339,37 @@ export class StreamAnalysis {
   }
 
   private legacyFindings(): Finding[] {
-    const f = legacyStatsFinding(
-      this.legacyCount,
-      this.legacyRequestCount,
-      this.accepted,
-      this.unmergedCount,
-      this.jsonCount,
-      this.legacy?.joined ?? 0,
-      this.dictsWithTables,
-    );
+    const f = this.legacyFindingOver(this.accepted, this.legacyRequestCount);
     return f === null ? [] : [f];
   }
 
   /**
-   * The log's legacy-stats-format finding for some of its requests (a window, a scope): the
-   * dicts are the log's, so its words are; it is a warning when none of those `requests` has a
-   * phase split (`legacyRequests` of them read from dicts alone), as the whole log's is. Null
-   * without dicts.
+   * The log's legacy-stats-format finding for some of its requests (a window, a boot, a scope):
+   * the dicts are the log's, so its words and figures are (the requests of every boot and time
+   * read from them); it is a warning when none of those `requests` has a phase split
+   * (`legacyRequests` of them read from dicts alone), as the whole log's is. Null without dicts.
    */
   legacyFindingOver(requests: number, legacyRequests: number): Finding | null {
-    const [f] = this.legacyFindings();
-    return f === undefined ? null : { ...f, severity: legacyRequests >= requests ? 'warning' : 'info' };
+    const f = legacyStatsFinding(
+      this.legacyCount,
+      this.logLegacyRequests,
+      this.logRequestCount(),
+      this.unmergedCount,
+      this.jsonCount,
+      this.legacy?.joined ?? 0,
+      this.logDictsWithTables,
+    );
+    return f === null ? null : { ...f, severity: legacyRequests >= requests ? 'warning' : 'info' };
   }
 
   /**
    * The findings of the log as a whole, not of its requests: what its input is (compressed,
    * binary, a deploy config, cut short) and what its engine stats lines say. A window or scope
-   * of its requests carries them as they are.
+   * of its requests carries them, `within` it saying how many of the log's requests it holds;
+   * a view of one `boot` judges the KV-cache usage over that boot's engine lines.
    */
-  logFindings(): Finding[] {
-    return [...this.findingsBuilder.inputFindings(), ...this.engineFindings()];
+  logFindings(within: RequestsInScope | null = null, boot?: number): Finding[] {
+    return [...this.findingsBuilder.inputFindings(within), ...this.engineFindings(boot)];
   }
 
   private bootFindings(): Finding[] {
@@ -378,11 +395,23 @@ export class StreamAnalysis {
     return { boot, outside: this.bootOutside, boots };
   }
 
-  private engineFindings(): Finding[] {
-    if (this.engineSeriesBuilder.size === 0) return [];
+  /**
+   * What the engine lines say: a KV-cache usage stuck at 0 over the lines of `boot` (the boot
+   * selected, else all of them), and engine-stats-only, which says what kind of log this is: over
+   * its every line and request, whatever a boot or window keeps.
+   */
+  private engineFindings(boot = this.options.boot): Finding[] {
     const series = this.engineSeriesBuilder.series();
-    const only = engineStatsOnlyFinding(series, this.accepted, this.options.live?.() ?? false);
-    return [...metricNotReportingInEngineLines(series), ...(only === null ? [] : [only])];
+    const logSeries = this.logEngineSeries === null ? series : this.logEngineSeries.series();
+    const only = engineStatsOnlyFinding(logSeries, this.logRequestCount(), this.options.live?.() ?? false);
+    return [...metricNotReportingInEngineLines(series, boot), ...(only === null ? [] : [only])];
+  }
+
+  /** The requests the log gave, those a boot or a window left out too. */
+  private logRequestCount(): number {
+    let n = 0;
+    for (const requests of this.bootRequests.values()) n += requests;
+    return n;
   }
 
   snapshot(): AnalysisSnapshot {
@@ -435,11 +464,7 @@ export class StreamAnalysis {
   /** Feeds one record; the requests it finalized are accepted and appended to `done`. */
   private addRecord(record: LogRecord, done: AnalyzedRequest[]): void {
     if (record.kind === 'overallSummary') {
-      if (
-        this.summarize &&
-        this.inBoot(this.assembler.bootNumber) &&
-        this.inWindow(record.header?.timestamp ?? null, false)
-      )
+      if (this.inBoot(this.assembler.bootNumber) && this.inWindow(record.header?.timestamp ?? null, false))
         this.overall?.add(record.fields, record.complete);
     } else if (record.kind === 'stageTable') {
       this.overall = null;
@@ -452,8 +477,9 @@ export class StreamAnalysis {
       this.engines.set(record.engine, record);
       // With a boot selected, the engines' load is that boot's too.
       const boot = this.assembler.bootNumber;
-      if (this.inBoot(boot))
-        this.engineSeriesBuilder.add(record, this.clock.midpoint(record.header?.timestamp ?? null) ?? Number.NaN, boot);
+      const timeMs = this.clock.midpoint(record.header?.timestamp ?? null) ?? Number.NaN;
+      if (this.inBoot(boot)) this.engineSeriesBuilder.add(record, timeMs, boot);
+      this.logEngineSeries?.add(record, timeMs, boot);
     } else if (record.kind === 'legacyDict') {
       // Read apart from the assembler: the dict is a whole request, and the current format's path stays as it is.
       this.legacyCount += 1;
@@ -500,9 +526,13 @@ export class StreamAnalysis {
 
   /** acceptOne, counting the requests read from dicts (a held dict comes out of the assembler, alone or with its tables). */
   private acceptCounted(request: AnalyzedRequest): boolean {
+    const legacy = request.legacyDict === true;
+    const withDict = !legacy && this.assembler.readWithDict(request);
+    if (legacy) this.logLegacyRequests += 1;
+    if (withDict) this.logDictsWithTables += 1;
     if (!this.acceptOne(request)) return false;
-    if (request.legacyDict === true) this.legacyRequestCount += 1;
-    else if (this.assembler.readWithDict(request)) this.dictsWithTables += 1;
+    if (legacy) this.legacyRequestCount += 1;
+    if (withDict) this.dictsWithTables += 1;
     return true;
   }
 

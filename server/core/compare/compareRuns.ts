@@ -10,8 +10,9 @@ import { compareMetrics, DEFAULT_SIGNIFICANCE, quantileMinSamples } from './metr
 import type { SignificanceOptions } from './metricCompare';
 import type { ComparisonReport, RunData, RunSummary, SignificanceMethod } from './types';
 import { REQUEST_SCOPE } from './types';
-import { stageRolesFromOf, stageRolesOfLog, stageRolesOfNamesOrRecorded, type StageRolesFrom } from '../stageRoles';
+import { stageRolesFromOf, type StageRolesFrom } from '../stageRoles';
 import { rolesThatFit, stageKindsOf } from '../analysis/roleFit';
+import { runStageRolesOf } from './runRoles';
 import { stagesOfTwoPipelines } from './rulePipelines';
 import { unreadableInputFinding } from '../analysis/unreadableInput';
 import { precisionNotes } from './precisionNote';
@@ -129,6 +130,18 @@ export function compareRuns(baseline: RunData, candidate: RunData, options: Comp
       );
     }
   }
+  // Requests read with no value at all (tables cut off before their rows): no table follows, so this says why.
+  if (
+    metrics.length === 0 &&
+    histograms.length === 0 &&
+    baseline.samples !== null &&
+    candidate.samples !== null &&
+    baseline.samples.requestCount > 0 &&
+    candidate.samples.requestCount > 0
+  )
+    notes.push(
+      `Nothing to compare: the requests read (${baseline.samples.requestCount} in the baseline, ${candidate.samples.requestCount} in the candidate) printed no stage, transfer or end-to-end value (their tables were cut off before any row, or print none); \`stage-lens analyze\` shows what each run holds.`,
+    );
   const lies = histograms.filter((h) => (h.baseline?.caveat ?? h.candidate?.caveat ?? null) !== null);
   if (lies.length > 0) {
     // Each lie once, in either run (a stage can show one in the baseline and another in the candidate).
@@ -210,10 +223,7 @@ export function compareRuns(baseline: RunData, candidate: RunData, options: Comp
       ),
     ),
   ];
-  const runStageRoles = {
-    baseline: fitting(namedRoles(baseline), baseline),
-    candidate: fitting(namedRoles(candidate), candidate),
-  };
+  const runStageRoles = { baseline: runStageRolesOf(baseline), candidate: runStageRolesOf(candidate) };
   const runStageKinds = {
     baseline: stageKindsOf(baseline.samples?.stageOutputs ?? []),
     candidate: stageKindsOf(candidate.samples?.stageOutputs ?? []),
@@ -260,24 +270,9 @@ export function compareRuns(baseline: RunData, candidate: RunData, options: Comp
   };
 }
 
-/**
- * The roles the model `run`'s log says it serves names, else a saved session's recorded roles,
- * else its names (a file's path, a session's deploy file and source), as explain takes them.
- */
-function namedRoles(run: RunData): Readonly<Record<string, string>> {
-  return stageRolesOfLog(run.samples?.servedModel ?? null, () =>
-    stageRolesOfNamesOrRecorded(run.pipelineNames ?? run.source, run.recordedStageRoles),
-  );
-}
-
 /** Where `roles`, `run`'s fitted roles, came from (as analyze and explain say it). */
 function rolesFrom(roles: Readonly<Record<string, string>>, run: RunData): StageRolesFrom {
   return stageRolesFromOf(roles, run.samples?.servedModel ?? null, run.recordedStageRoles !== undefined);
-}
-
-/** `roles` where what `run`'s stages printed does not contradict them (as analyze judges a log), else {}. */
-function fitting(roles: Readonly<Record<string, string>>, run: RunData): Readonly<Record<string, string>> {
-  return rolesThatFit(roles, run.samples?.stageOutputs ?? []);
 }
 
 /**
@@ -302,6 +297,8 @@ function comparedRoles(
       .map((s) => s.stageId)
       .join();
   if (baseline.samples !== null && candidate.samples !== null && stageIds(baseline) !== stageIds(candidate)) return {};
+  const fitting = (roles: Readonly<Record<string, string>>, run: RunData) =>
+    rolesThatFit(roles, run.samples?.stageOutputs ?? []);
   return bText !== '' ? fitting(b, candidate) : fitting(c, baseline);
 }
 

@@ -8,6 +8,7 @@ export { emptyRunReason } from './emptyRun';
 export { inputBreakOf } from './inputBreak';
 export { DEFAULT_SIGNIFICANCE, type SignificanceOptions } from './metricCompare';
 export { LogRunReader } from './logRunReader';
+export { runStageRolesOf } from './runRoles';
 export { RunSamplesBuilder, runSamplesFromAnalysis, findingCount } from './runSamples';
 export { histogramRowsOfScrape, histogramRowsOfSummaries } from './scrapeHistograms';
 export { METRIC_INFO, ALL_METRICS } from './metrics';

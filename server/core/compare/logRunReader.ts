@@ -10,7 +10,7 @@ import type { AnalyzedRequest } from '../analysis/types';
 import { LogStreamParser } from '../log';
 import { eachDecodePiece } from '../log/lines';
 import type { ParseOutput, ParseProblem } from '../records';
-import { RunSamplesBuilder } from './runSamples';
+import { RunSamplesBuilder, withFindings } from './runSamples';
 import type { RunBoot, RunSamples } from './types';
 import type { BootCounts } from '../analysis/types';
 
@@ -81,13 +81,15 @@ export class LogRunReader {
       }));
   }
 
-  end(): RunSamples {
+  /** `rolesOf`: the stage roles of the run these samples are (runRoles.ts), which name its stages in its findings. */
+  end(rolesOf: (samples: RunSamples) => Readonly<Record<string, string>> = () => ({})): RunSamples {
     for (const parser of this.parsers.values()) this.ingest(parser.end());
     this.parsers.clear();
     this.accept(this.assembler.flush());
     if (this.legacy !== null) this.accept(this.legacy.release());
+    const samples = this.samples.finish([]);
     // Stage summaries only sharpen the cold-start message; the comparison uses code, stage and count.
-    return this.samples.finish(this.findings.findings());
+    return withFindings(samples, this.findings.findings([], Number.POSITIVE_INFINITY, rolesOf(samples)));
   }
 
   private ingest(output: ParseOutput): void {

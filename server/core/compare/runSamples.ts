@@ -180,6 +180,11 @@ export class RunSamplesBuilder {
   }
 }
 
+/** `samples` with `findings` as their counts (a log's findings named once its stages' roles are known). */
+export function withFindings(samples: RunSamples, findings: readonly Finding[]): RunSamples {
+  return { ...samples, findings: findings.map(findingCount) };
+}
+
 export function findingCount(f: Finding): FindingCount {
   return { code: f.code, severity: f.severity, stageId: f.stageId, requestCount: f.requestCount, message: f.message };
 }

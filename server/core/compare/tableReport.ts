@@ -201,7 +201,7 @@ export function compareTable(report: ComparisonReport, rules: readonly RuleResul
       `  Flagged (*): ${report.method.flagged}.`,
       `  Rank test: ${report.method.rankTest}.`,
     );
-  } else out.push('Significance', `  ${report.method.histograms}.`);
+  } else if (report.histograms.length > 0) out.push('Significance', `  ${report.method.histograms}.`);
   if (rules.length > 0) pushAll(out, ['', 'Rules (--fail-if)', ...ruleLines(rules)]);
   return out;
 }

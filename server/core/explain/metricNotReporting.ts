@@ -283,13 +283,18 @@ export function scrapeChecksDone(exposition: ParsedExposition, end: ScrapeEnd = 
   return out;
 }
 
-/** KV-cache usage 0 in every `Engine NNN:` line of an engine that was running requests. */
-export function metricNotReportingInEngineLines(series: readonly EngineSeries[]): Finding[] {
+/**
+ * KV-cache usage 0 in every `Engine NNN:` line of an engine that was running requests; of the
+ * lines printed in `boot` alone when one is given (a boot's view: its engines' load is its own).
+ */
+export function metricNotReportingInEngineLines(series: readonly EngineSeries[], boot?: number): Finding[] {
   const out: Finding[] = [];
+  const ofBoot = boot === undefined ? '' : ` of boot ${boot}`;
   for (const e of series) {
     let loaded = 0;
     let zero = 0;
     for (let i = 0; i < e.running.length; i++) {
+      if (boot !== undefined && e.boots[i] !== boot) continue;
       if (!(e.running[i] > 0)) continue;
       loaded++;
       if (e.kvCacheUsagePerc[i] === 0) zero++;
@@ -303,7 +308,7 @@ export function metricNotReportingInEngineLines(series: readonly EngineSeries[])
       finding(
         e.stage,
         'GPU KV cache usage (Engine log line)',
-        `${where}: ${zero} of ${loaded} lines with requests running read 0.0%`,
+        `${where}: ${zero} of ${loaded} lines${ofBoot} with requests running read 0.0%`,
         [KNOWN_CAUSES.statsThrottle, KNOWN_CAUSES.statsNotDelivered],
       ),
     );

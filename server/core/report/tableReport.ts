@@ -352,11 +352,16 @@ function stageTimeTable(
   roles: StageRoles,
   heading: string,
   stageTime: (s: StageSummary) => Distribution | undefined,
-  after: readonly { readonly label: string; readonly few: string; readonly d: Distribution }[] = [],
+  after: readonly { readonly label: string; readonly few: string; readonly d: Distribution | null }[] = [],
 ): string[] {
   const rows: string[][] = [];
   const counted: CountedRow[] = [];
-  const line = (label: string, d: Distribution, few = label): void => {
+  const line = (label: string, d: Distribution | null, few = label): void => {
+    // A row with no measured value still heads the rows indented under it: "-", never 0.
+    if (d === null) {
+      rows.push([label, '0', '-', '-', '-', '-']);
+      return;
+    }
     rows.push([label, String(d.count), formatMs(d.p50), formatMs(d.p90), formatMs(d.p99), formatMs(d.max)]);
     counted.push({ label: few, columns: [{ column: '', count: d.count }] });
   };
@@ -447,8 +452,9 @@ function legacyTable(snapshot: AnalysisSnapshot, roles: StageRoles): string[] {
     : 'the request_level_metrics dicts';
   const totals = snapshot.endToEnd?.transfersTotal;
   const label = 'transfers (total per request)';
-  const after: { label: string; few: string; d: Distribution }[] = [];
+  const after: { label: string; few: string; d: Distribution | null }[] = [];
   if (totals?.timeMs) after.push({ label, few: label, d: totals.timeMs });
+  else if (totals?.kbytes) after.push({ label, few: label, d: null });
   if (totals?.kbytes) after.push({ label: '  size, KB', few: `${label} size`, d: totals.kbytes });
   const perToken = snapshot.endToEnd?.timePerToken;
   if (perToken?.ms) after.push({ label: PER_TOKEN_LABEL, few: PER_TOKEN_LABEL, d: perToken.ms });
@@ -469,16 +475,16 @@ function legacyTable(snapshot: AnalysisSnapshot, roles: StageRoles): string[] {
   const without = totals.requests - (totals.timeMs?.count ?? 0) - totals.timeNotATime;
   if (without > 0)
     notes.push(
-      `  ${label}: ${without} of ${totals.requests} requests printed no transfers_total_time_ms: left out, not counted as 0.`,
+      `  ${label}: ${without} of ${countOf(totals.requests, 'request')} printed no transfers_total_time_ms: left out, not counted as 0.`,
     );
   if (totals.timeNotATime > 0)
     notes.push(
-      `  ${label}: ${totals.timeNotATime} of ${totals.requests} requests printed transfers_total_time_ms below zero, nan or inf: not a time, left out.`,
+      `  ${label}: ${totals.timeNotATime} of ${countOf(totals.requests, 'request')} printed transfers_total_time_ms below zero, nan or inf: not a time, left out.`,
     );
   const noSize = totals.requests - (totals.kbytes?.count ?? 0);
   if (noSize > 0)
     notes.push(
-      `  ${label}: ${noSize} of ${totals.requests} requests printed no transfers_total_bytes (or not a size): left out of the size, not counted as 0.`,
+      `  ${label}: ${noSize} of ${countOf(totals.requests, 'request')} printed no transfers_total_bytes (or not a size): left out of the size, not counted as 0.`,
     );
   return notes.length > 0 ? [...lines, '', 'Values left out of the percentiles:', ...notes] : lines;
 }
