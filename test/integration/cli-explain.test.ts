@@ -214,7 +214,7 @@ test('explain: load at arrival over six requests says there are too few to tell,
   assert.ok(at >= 0, r.stdout);
   assert.equal(
     lines[at],
-    'Load at arrival (end-to-end time, p95 tail; arrival = finish - end to end (e2e_total_ms, else the [OmniTiming] total=), finish to 1 s, so only an overlap of more than 1 s counts): Only 6 requests with a known arrival, 1 in the p95 tail: too few to tell whether the tail arrived into a busier server. The table below describes these requests as they are; it is not evidence either way.',
+    "Load at arrival (end-to-end time, p95 tail; arrival = finish - end to end (e2e_total_ms, else the [OmniTiming] total=, else an older format's e2e_time_ms), finish to 1 s, so only an overlap of more than 1 s counts): Only 6 requests with a known arrival, 1 in the p95 tail: too few to tell whether the tail arrived into a busier server. The table below describes these requests as they are; it is not evidence either way.",
   );
   // The table the sentence points to, from the log's timestamps: all six arrived alone. The one of
   // 1,130 ms printed at 07:12:09 arrived at 8.37 s (midpoint 9.5 s), 0.13 s before the one printed

@@ -235,7 +235,7 @@ describe('latency panel: Tail, load at arrival, Over Time', () => {
     // Arrival is the finish less the request's end to end, whichever table or line printed it.
     assert.match(
       (await page.getByTestId('load-note').textContent()) ?? '',
-      /^In flight = other requests between their arrival \(finish − end to end: e2e_total_ms, else the \[OmniTiming\] total=\) and finish, to about /,
+      /^In flight = other requests between their arrival \(finish − end to end: e2e_total_ms, else the \[OmniTiming\] total=, else an older format's e2e_time_ms\) and finish, to about /,
     );
     await page.screenshot({ path: path.join(SHOTS, 'latency-panel-tail.png') });
   });

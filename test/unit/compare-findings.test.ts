@@ -142,6 +142,12 @@ test('runs of different sizes: finding counts with their denominators and rates,
     sized('b.log', 60, [f('preempted-requests', 0, 8)]),
   );
   assert.match(compareTable(same).join('\n'), /preempted-requests \(stage 0\): 14 → 8 requests\n/);
+  // The count after the arrow names its noun: one request is one.
+  const once = compareRuns(
+    sized('a.log', 60, [f('preempted-requests', 0, 1)]),
+    sized('b.log', 60, [f('preempted-requests', 0, 1)]),
+  );
+  assert.match(compareTable(once).join('\n'), /preempted-requests \(stage 0\): 1 → 1 request\n/);
 });
 
 test('a finding read from stats tables is not checkable in a run that printed none (INFO level), never "disappeared"', () => {

@@ -20,7 +20,7 @@ import type { Percentile } from '../reportedPercentiles';
 import { boundSign } from '../metricsText/quantileBounds';
 import { REQUEST_SCOPE } from './types';
 import { maxOf } from '../arrays';
-import { countOf } from '../numberText';
+import { countOf, groupedNumber } from '../numberText';
 import { partialSourceName, qualifiedSourceName } from '../gzipInput';
 import { sessionRolesNote, stageCell, stageLabel } from '../stageRoles';
 import { nonFiniteSampleText } from '../metricsText/sampleLine';
@@ -202,7 +202,7 @@ export function findingText(f: FindingDiff): string {
       ? `${countOf(f.candidateRequests, 'request')} in the candidate, none in the baseline`
       : f.change === 'disappeared'
         ? `${countOf(f.baselineRequests, 'request')} in the baseline, none in the candidate`
-        : `${f.baselineRequests} → ${f.candidateRequests} requests`;
+        : `${groupedNumber(f.baselineRequests, 0, 0)} → ${countOf(f.candidateRequests, 'request')}`;
   return `${f.code}${where}: ${counts}`;
 }
 

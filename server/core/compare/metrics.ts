@@ -58,7 +58,11 @@ export const METRIC_INFO: Readonly<Record<MetricId, MetricInfo>> = {
     label: '+1st output',
     source: 'time to first output added by this stage, computed within each request',
   },
-  e2e: { id: 'e2e', label: 'e2e', source: 'e2e_total_ms of RequestE2EStats, else the [OmniTiming] total=' },
+  e2e: {
+    id: 'e2e',
+    label: 'e2e',
+    source: "e2e_total_ms of RequestE2EStats, else the [OmniTiming] total=, else an older format's e2e_time_ms",
+  },
   edgeTx: { id: 'edgeTx', label: 'send (tx)', source: "tx_time_ms of the edge's TransferEdgeStats column" },
   edgeInFlight: {
     id: 'edgeInFlight',
@@ -209,7 +213,8 @@ export function stageMetricValue(
 
 /**
  * The end-to-end time of a request, as analyze and explain take it: e2e_total_ms of its
- * RequestE2EStats, else its [OmniTiming] total= (an INFO-level log prints only that line).
+ * RequestE2EStats, else its [OmniTiming] total= (an INFO-level log prints only that line), else
+ * an older format's e2e_time_ms (endToEndOf).
  * Hidden only where an E2E table was printed without the row.
  */
 export function e2eValue(request: AnalyzedRequest): MetricValue {

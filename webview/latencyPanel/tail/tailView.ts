@@ -510,7 +510,7 @@ export class TailView {
       h('p', {
         className: 'muted note',
         testId: 'load-note',
-        text: `In flight = other requests between their arrival (finish − end to end: e2e_total_ms, else the [OmniTiming] total=) and finish, to about ${formatDurationMs(load.resolutionMs)} (log timestamps). ${figures.inFlight}.${unknown}`,
+        text: `In flight = other requests between their arrival (finish − end to end: e2e_total_ms, else the [OmniTiming] total=, else an older format's e2e_time_ms) and finish, to about ${formatDurationMs(load.resolutionMs)} (log timestamps). ${figures.inFlight}.${unknown}`,
       }),
       load.buckets.length === 0
         ? null
