@@ -38,3 +38,14 @@ test('json: metrics and histograms empty, the note among the notes', () => {
   assert.deepEqual([json.metrics.length, json.histograms.length], [0, 0]);
   assert.equal(json.notes[0], NOTE);
 });
+
+test('a log of [Overall Summary] tables alone (real-logs 02) holds nothing to compare: exit 2, and the message says what it has', () => {
+  const only = path.join(REAL, '02-pr891-overall-apiserver-prefix.log');
+  const run = spawnSync(process.execPath, [CLI, 'compare', A, only], { encoding: 'utf8', timeout: 60_000, cwd: ROOT });
+  assert.equal(run.status, 2, run.stderr);
+  assert.equal(run.stdout, '');
+  assert.equal(
+    run.stderr,
+    `stage-lens compare: the candidate (${only}) holds nothing to compare: 0 requests read: the log has 1 [Overall Summary] table (one value per table and field, which \`stage-lens analyze\` shows) and no per-request stats table; comparing needs the per-request tables, which the server prints with --log-stats and VLLM_LOGGING_LEVEL=DEBUG\n`,
+  );
+});

@@ -3,6 +3,7 @@
 // took that for a pass would pass on a broken or empty capture. Said, with why.
 import { unreadableInputFinding } from '../analysis/unreadableInput';
 import type { RunData } from './types';
+import { countOf } from '../numberText';
 
 /** Why `run` holds nothing to compare, or null when it holds requests or histograms. */
 export function emptyRunReason(run: RunData): string | null {
@@ -12,5 +13,8 @@ export function emptyRunReason(run: RunData): string | null {
   if (unreadable !== undefined) return unreadable.message;
   if (run.samples === null && run.histograms !== null) return 'a /metrics scrape with no histogram series';
   if (run.samples === null) return 'neither a captured log nor a /metrics scrape';
+  const overall = run.samples.overallSummaryTables ?? 0;
+  if (overall > 0)
+    return `0 requests read: the log has ${countOf(overall, '[Overall Summary] table')} (one value per table and field, which \`stage-lens analyze\` shows) and no per-request stats table; comparing needs the per-request tables, which the server prints with --log-stats and VLLM_LOGGING_LEVEL=DEBUG`;
   return '0 requests read: no request stats in it (is it a vLLM-Omni server log written with --log-stats, and VLLM_LOGGING_LEVEL=DEBUG for the per-stage tables?)';
 }

@@ -25,6 +25,7 @@ export class LogRunReader {
   /** Requests per boot, before the selection: the boots a selection may name. */
   private readonly bootRequests = new Map<number, number>();
   private bootOutside = 0;
+  private overallSummaryTables = 0;
   /** The model each boot's start-up lines named first. */
   private readonly bootModels = new Map<number, string>();
 
@@ -87,7 +88,9 @@ export class LogRunReader {
     this.parsers.clear();
     this.accept(this.assembler.flush());
     if (this.legacy !== null) this.accept(this.legacy.release());
-    const samples = this.samples.finish([]);
+    const finished = this.samples.finish([]);
+    const samples =
+      this.overallSummaryTables === 0 ? finished : { ...finished, overallSummaryTables: this.overallSummaryTables };
     // Stage summaries only sharpen the cold-start message; the comparison uses code, stage and count.
     return withFindings(samples, this.findings.findings([], Number.POSITIVE_INFINITY, rolesOf(samples)));
   }
@@ -96,6 +99,8 @@ export class LogRunReader {
     this.problems += output.problems.length;
     this.findings.addProblems(output.problems);
     for (const record of output.records) {
+      // Counted, and read by the assembler as any record (the tail's preprocess part reads its rows).
+      if (record.kind === 'overallSummary' && this.inBoot(this.assembler.bootNumber)) this.overallSummaryTables += 1;
       if (record.kind === 'servedModel') {
         const boot = this.assembler.bootNumber;
         if (!this.bootModels.has(boot)) this.bootModels.set(boot, record.model);

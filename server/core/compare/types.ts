@@ -179,6 +179,8 @@ export interface RunSamples {
   readonly stageOutputs?: readonly StageOutput[];
   /** The model the log says it serves ('model' of its non-default args): it names the pipeline whatever the file is called. */
   readonly servedModel?: string | null;
+  /** [Overall Summary] tables read (one value per table and field, no request's): why a log of 0 requests has no split. */
+  readonly overallSummaryTables?: number;
 }
 
 /** A run's p99 tails, by target (targetTails: a target only one request measured has none). */
