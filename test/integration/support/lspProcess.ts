@@ -9,6 +9,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { buildBundles } from './buildBundles';
 import { waitFor } from './waitFor';
+import { releaseStrayHandles } from './releaseStrayHandles';
 import {
   createProtocolConnection,
   InitializeRequest,
@@ -145,6 +146,7 @@ export function killLanguageServers(): void {
     c.stdout?.destroy();
     c.unref();
   }
+  releaseStrayHandles();
 }
 
 /**
