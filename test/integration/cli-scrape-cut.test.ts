@@ -240,3 +240,38 @@ test('a counter line cut inside its number is not read: no count of 1 for a coun
   assert.equal(e2e?.count, 150);
   assert.equal(e2e?.caveat, null);
 });
+
+test('a scrape cut inside the _created gauge after a family: that family was read whole, so its 0 is judged', () => {
+  // prometheus_client prints `vllm:generation_tokens_created` as a gauge family after the counter.
+  const created = (stage: string, replica: string): string =>
+    `vllm:generation_tokens_created{model_name="${MODEL}",stage="${stage}",replica="${replica}"} 1784900000.25`;
+  const body = fs
+    .readFileSync(REPLICAS_SCRAPE, 'utf8')
+    .replace(/^(vllm:generation_tokens_total\{[^}]*\}) \S+$/gm, '$1 0.0')
+    .replace(
+      /^# TYPE vllm:time_to_first_token_seconds histogram$/m,
+      [
+        '# HELP vllm:generation_tokens_created Number of generation tokens processed.',
+        '# TYPE vllm:generation_tokens_created gauge',
+        created('0', '0'),
+        created('1', '0'),
+        created('1', '1'),
+        '$&',
+      ].join('\n'),
+    );
+  const cut = path.join(dir, 'created-cut.prom');
+  fs.writeFileSync(cut, body.slice(0, body.indexOf(created('1', '1')) + created('1', '1').length - 6));
+  const json = analyzed([cut]);
+  assert.deepEqual(
+    json.findings.map((f) => f.code),
+    ['metric-not-reporting', 'input-cut-short'],
+  );
+  assert.match(
+    json.findings[0]?.message ?? '',
+    /^vllm:generation_tokens_total is registered but reads 0 while requests finish: 0 on all 3 \(stage, replica\) series while vllm_omni:e2e_request_latency_s counts 150 finished requests\./,
+  );
+  const explained = runCli(['explain', cut]);
+  assert.equal(explained.status, 0, explained.stderr);
+  assert.doesNotMatch(explained.stdout, /cut inside/);
+  assert.match(explained.stdout, /vllm:generation_tokens_total is registered but reads 0/);
+});

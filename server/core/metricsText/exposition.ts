@@ -11,7 +11,9 @@
 //
 // A text that ends inside a line was cut there: that line is not read (a number cut inside its
 // digits is a wrong number), and the series the cut may have reached (seriesAtCut.ts) keep no
-// numbers, only that they were cut.
+// numbers, only that they were cut. Which family's values the end of the text may be inside is
+// told by the sample names read last, not by the last `# TYPE`: a cut in the `X_created` gauge
+// section after family X leaves X's values whole.
 import { labelsKey, setLabel, withoutLabels } from './labels';
 import { canonicalMetricName } from './metricNames';
 import type {
@@ -85,6 +87,12 @@ class ExpositionBuilder {
   private readonly order: FamilyBuilder[] = [];
   readonly problems: ParseProblem[] = [];
   readonly atCut = new SeriesAtCut<FamilyBuilder>();
+  /**
+   * The family whose value lines (not `_created`) the text is among at this point: its next line
+   * may be another series of it. null: past a family's values (in its `_created` section, or
+   * after a comment that follows its samples).
+   */
+  private valuesOf: FamilyBuilder | null = null;
   sampleCount = 0;
 
   private problem(line: number, message: string): void {
@@ -154,6 +162,28 @@ class ExpositionBuilder {
     }
   }
 
+  /**
+   * A `# HELP` or `# TYPE` line of `name` was read: the text is in that family's section now, or
+   * past every family's values (a `_created` gauge folded into its parent, an unknown name).
+   */
+  declared(name: string): void {
+    const declaration = this.declarations.get(name);
+    this.valuesOf = declaration !== undefined && 'family' in declaration ? declaration.family : null;
+  }
+
+  /** The family whose values the text may have been cut among; null when it was whole or past them. */
+  valuesAtEnd(): FamilyBuilder | null {
+    return this.valuesOf;
+  }
+
+  /**
+   * The text ends inside a comment line: a family's `# HELP` or `# TYPE` begins there (its own or
+   * its `_created` gauge's), so the values read before it are whole.
+   */
+  cutCommentSeen(): void {
+    if (this.valuesOf?.hasSamples === true) this.valuesOf = null;
+  }
+
   private declare(family: FamilyBuilder, type: MetricType): void {
     family.type = type;
     family.typeDeclared = true;
@@ -201,6 +231,9 @@ class ExpositionBuilder {
       return;
     }
     const { family, role } = resolved;
+    // A `_created` sample says nothing of where the values are: in a gauge section of its own
+    // (prometheus_client's text format) they are all before it, inline (OpenMetrics) they go on.
+    if (role !== 'created') this.valuesOf = family;
     const labels = labelsOf(sample);
     const accepted = this.apply(family, role, labels, sample);
     if (accepted !== true) {
@@ -223,10 +256,13 @@ class ExpositionBuilder {
       resolved = { family, role: family.type === 'summary' ? 'quantile' : 'value' };
     } else resolved = { family: declaration.createdOf, role: 'created' };
     if (resolved === undefined) {
+      // A name not seen before: a family that begins here, after the one before it ended.
       this.atCut.cutLineSeen(null, null);
+      this.valuesOf = null;
       return;
     }
     const { family, role } = resolved;
+    if (role !== 'created') this.valuesOf = family;
     const labels = distributionLabels(family, role, labelsOf(sample));
     const key = labels === null ? null : labelsKey(labels);
     this.atCut.cutLineSeen(family, key);
@@ -263,6 +299,7 @@ class ExpositionBuilder {
       problems: this.problems,
       sampleCount: this.sampleCount,
       unterminatedLine,
+      valuesAtEnd: this.valuesOf?.name ?? null,
     };
   }
 }
@@ -396,6 +433,7 @@ function seeCutLine(builder: ExpositionBuilder, lineNumber: number, line: string
   builder.problems.push({ line: lineNumber, message: CUT_LINE_NOT_READ });
   if (line.charCodeAt(firstNonBlank(line)) === 0x23 /* # */) {
     builder.atCut.lineRead(null, null);
+    builder.cutCommentSeen();
     return;
   }
   const parsed = parseSampleLine(line);
@@ -408,9 +446,11 @@ function readLine(builder: ExpositionBuilder, lineNumber: number, line: string):
   if (line.charCodeAt(first) === 0x23 /* # */) {
     builder.atCut.lineRead(null, null);
     const comment = parseCommentLine(line);
-    if (comment.kind === 'help') builder.help(lineNumber, comment.name, comment.help);
-    else if (comment.kind === 'type') builder.type(lineNumber, comment.name, comment.type);
-    else if (comment.kind === 'invalid') builder.problems.push({ line: lineNumber, message: comment.message });
+    if (comment.kind === 'help' || comment.kind === 'type') {
+      if (comment.kind === 'help') builder.help(lineNumber, comment.name, comment.help);
+      else builder.type(lineNumber, comment.name, comment.type);
+      builder.declared(comment.name);
+    } else if (comment.kind === 'invalid') builder.problems.push({ line: lineNumber, message: comment.message });
     return;
   }
   const parsed = parseSampleLine(line);

@@ -99,4 +99,11 @@ export interface ParsedExposition {
    * file or body cut short), so that line may be cut too, and is not read. null: the text ends with a line feed.
    */
   readonly unterminatedLine: number | null;
+  /**
+   * The family (by `name`) whose values the text ends among, told by the sample names read last:
+   * were the text cut there, its next series could be lost. null: the text ends past every
+   * family's values (in a `_created` gauge section, at a comment after a family's samples, at a
+   * name not seen before).
+   */
+  readonly valuesAtEnd: string | null;
 }

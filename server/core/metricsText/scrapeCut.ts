@@ -15,12 +15,15 @@ export interface ScrapeEnd {
 export const WHOLE_INPUT: ScrapeEnd = { gzipBroke: false };
 
 /**
- * The family the scrape was cut in (the last one it opened: families come one after the other),
- * or null when the scrape is whole or cut before any family.
+ * The family whose values the cut may have reached (families come one after the other, and the
+ * sample names read last say which one the text ends among), or null when the scrape is whole or
+ * cut where no family's values can be missing: in the `X_created` gauge section prometheus_client
+ * prints after family X (X's values are all before it), or before any family.
  */
 export function cutFamilyOf(parsed: ParsedExposition, end: ScrapeEnd = WHOLE_INPUT): MetricFamily | null {
   if (parsed.unterminatedLine === null && !end.gzipBroke) return null;
-  return parsed.families[parsed.families.length - 1] ?? null;
+  if (parsed.valuesAtEnd === null) return null;
+  return parsed.families.find((f) => f.name === parsed.valuesAtEnd) ?? null;
 }
 
 /**
