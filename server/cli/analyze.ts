@@ -26,7 +26,7 @@ import {
 import { parseExposition } from '../core/metricsText/exposition';
 import { nonFiniteSampleText } from '../core/metricsText/sampleLine';
 import { metricNotReportingInScrape } from '../core/explain/metricNotReporting';
-import { scrapeCutFinding } from '../core/metricsText/scrapeCut';
+import { caveatBesidesCut, cutSeriesCaveat, scrapeCutFinding } from '../core/metricsText/scrapeCut';
 import { terminalText, textTable, withVisibleControls } from '../core/textTable';
 import { groupedNumber } from '../core/numberText';
 import { boundSign } from '../core/metricsText/quantileBounds';
@@ -599,8 +599,14 @@ async function readAnalysis(
   return { analysis, histograms, speechStreams, preemptions, kind, empty, scrapeFindings, unreadable, encoding };
 }
 
-function isKnownWrong(h: HistogramSummaryJson): boolean {
-  return h.caveat !== undefined && h.caveat !== null;
+/** Why a series is known to mislead, besides a cut (which makes it unknown, not wrong); null: no lie known. */
+function misleadsBy(h: HistogramSummaryJson): string | null {
+  return caveatBesidesCut(h.caveat);
+}
+
+/** The row's marks after its family name: `~` cut short (unknown), `!` known to mislead. */
+function rowMarks(h: HistogramSummaryJson): string {
+  return `${h.cut === true ? ' ~' : ''}${misleadsBy(h) === null ? '' : ' !'}`;
 }
 
 function scrapeTable(
@@ -618,10 +624,11 @@ function scrapeTable(
     if (bound === undefined || h[p] === null) return fmt(h[p]);
     return `${boundSign(bound)} ${fmt(bound.kind === 'atMost' ? bound.le : h[p])}`;
   };
-  // A series known to mislead (the codec TTFT signature, pre-processing zeros) is marked, and why is said below the table.
+  // A series known to mislead (the codec TTFT signature, pre-processing zeros) is marked, and why is said below the
+  // table; a series the scrape was cut in is marked apart: its numbers are unknown, not wrong.
   const rows = histograms.map((h) => [
     // As the scrape exposed it (an older build's `vllm:omni_…`): the name to paste into PromQL against that server.
-    isKnownWrong(h) ? `${h.exposedName ?? h.family} !` : (h.exposedName ?? h.family),
+    `${h.exposedName ?? h.family}${rowMarks(h)}`,
     h.labels['stage'] ?? '',
     h.labels['replica'] ?? '',
     h.count === null ? '-' : (nonFiniteSampleText(h.count) ?? String(h.count)),
@@ -646,10 +653,15 @@ function scrapeTable(
   out.push(
     '≤ x: the rank fell into the lowest bucket, so only its bound x is known (PromQL would interpolate from 0); ≥ x: into the +Inf bucket, at least the highest finite bound.',
   );
-  const knownWrong = histograms.filter(isKnownWrong);
+  const cut = histograms.filter((h) => h.cut === true);
+  if (cut.length > 0) {
+    out.push('', `Cut short (marked ~): ${cut.length} series, unknown, not measured:`);
+    out.push(`  ${cutSeriesCaveat('series')}`);
+  }
+  const knownWrong = histograms.filter((h) => misleadsBy(h) !== null);
   if (knownWrong.length > 0) {
     out.push('', `Known to mislead (marked !): ${knownWrong.length} series:`);
-    for (const caveat of new Set(knownWrong.map((h) => h.caveat))) out.push(`  ${withVisibleControls(caveat ?? '')}`);
+    for (const caveat of new Set(knownWrong.map(misleadsBy))) out.push(`  ${withVisibleControls(caveat ?? '')}`);
   }
   if (findings.length > 0) {
     out.push('', 'Findings:');

@@ -31,6 +31,7 @@ interface Histogram {
   p90: number | null;
   p99: number | null;
   caveat: string | null;
+  cut?: true;
 }
 
 interface Json {
@@ -168,15 +169,32 @@ test('a scrape cut inside its last histogram series: that series is unknown, not
       name === 'inside the labels' ? [{ ...REPLICA0, ...REPLICA1_CUT }] : [REPLICA0, REPLICA1_CUT],
       name,
     );
+    // The JSON row says it is cut, not only its caveat.
+    assert.deepEqual(
+      json.histograms.filter((h) => h.cut === true).map((h) => [h.family, h.labels['stage'], h.labels['replica']]),
+      [['vllm:request_decode_time_seconds', '1', name === 'inside the labels' ? '0' : '1']],
+      name,
+    );
     const table = runCli(['analyze', file]);
     assert.equal(table.status, 0, table.stderr);
     if (name !== 'inside the labels')
       assert.match(
         table.stdout,
-        /^vllm:request_decode_time_seconds !\s+1\s+1\s+-\s+-\s+-\s+-$/m,
+        /^vllm:request_decode_time_seconds ~\s+1\s+1\s+-\s+-\s+-\s+-$/m,
         `${name}: ${table.stdout}`,
       );
-    assert.ok(table.stdout.includes(`\n  ${CUT_SERIES}\n`), `${name}: ${table.stdout}`);
+    // Cut is unknown, not misleading: its own mark and heading, not among the series known to mislead.
+    assert.ok(
+      table.stdout.includes(`\nCut short (marked ~): 1 series, unknown, not measured:\n  ${CUT_SERIES}\n\n`),
+      `${name}: ${table.stdout}`,
+    );
+    const misleading = table.stdout.slice(
+      table.stdout.indexOf('Known to mislead (marked !)'),
+      table.stdout.indexOf('\nFindings:'),
+    );
+    assert.match(misleading, /^Known to mislead \(marked !\): 5 series:\n/, `${name}: ${table.stdout}`);
+    assert.ok(!misleading.includes('cut short'), `${name}: ${misleading}`);
+    assert.doesNotMatch(table.stdout, /^vllm:request_decode_time_seconds ~? ?!\s+1\s+1/m, `${name}: ${table.stdout}`);
   }
   // compare adds a stage's replicas: with one of them cut, the stage's figures are unknown, not the other replica's alone.
   const midCount = path.join(dir, 'series-count-mid-number.prom');
@@ -198,8 +216,29 @@ test('a scrape cut inside its last histogram series: that series is unknown, not
         caveat:
           'The scrape is cut short before a series of this stage was read whole (its _count and the line after it), so its count, sum and quantiles are unknown, not measured.',
         oneOutput: false,
+        cut: true,
       },
     },
+  );
+  // The table and the Markdown mark it cut short (unknown), apart from the series known to be wrong.
+  const compared = runCli(['compare', whole, midCount]);
+  assert.equal(compared.status, 0, compared.stderr);
+  assert.match(
+    compared.stdout,
+    /^vllm:request_decode_time_seconds ~ +stage=1 +150\/\? +p50 +1,313 +- +baseline only; cut short in the candidate$/m,
+  );
+  assert.match(
+    compared.stdout,
+    /^ {2}- 1 \/metrics series is cut short in a run \(marked ~ in the table, ✂️ in Markdown; unknown, not measured, so no difference is taken on them\): The scrape is cut short before a series of this stage was read whole/m,
+  );
+  assert.match(compared.stdout, /^ {2}- 4 \/metrics series are known to be wrong in a run \(marked ! in the table/m);
+  const markdown = runCli(['compare', whole, midCount, '--format', 'markdown']);
+  assert.equal(markdown.status, 0, markdown.stderr);
+  assert.ok(
+    markdown.stdout.includes(
+      '| vllm:request\\_decode\\_time\\_seconds (ms) ✂️ | stage=1 | 150/? | 1,313 → - (baseline only; cut short in the candidate) |',
+    ),
+    markdown.stdout,
   );
   // A .prom.gz whose stream ends after the _count line: the line after it was not read, so the series is not known whole.
   const gz = path.join(dir, 'series-before-sum.prom.gz');

@@ -9,6 +9,7 @@ import { compareHistograms } from '../../server/core/compare/histogramCompare';
 import { histogramNoDiffText, histogramSideCell } from '../../server/core/compare/format';
 import { histogramRowsOfScrape } from '../../server/core/compare/scrapeHistograms';
 import { scrapeFindings } from '../../server/core/compare/scrapeFindings';
+import { cutSeriesCaveat } from '../../server/core/metricsText/scrapeCut';
 import type { HistogramRow } from '../../server/core/compare/types';
 
 const FIXTURES = path.join(__dirname, '..', 'fixtures', 'scrapes');
@@ -80,5 +81,30 @@ test('the codec TTFT signature of a scrape is a finding of its stage, said once,
   assert.deepEqual(
     scrapeFindings(before.rows, null).map((f) => [f.code, f.stageId]),
     [['ttft-not-recorded', 1]],
+  );
+});
+
+test('a TTFT row the scrape was cut in is unknown: no ttft-not-recorded finding of it, and its row says cut short', () => {
+  const cut: HistogramRow = {
+    family: 'vllm:time_to_first_token_seconds',
+    labels: { stage: '1' },
+    count: null,
+    p50: null,
+    p90: null,
+    p99: null,
+    caveat: cutSeriesCaveat('series'),
+    cut: true,
+  };
+  assert.deepEqual(scrapeFindings([cut], null), []);
+  const whole: HistogramRow = { ...cut, count: 10, p50: 0.5, p90: 0.9, p99: 1, caveat: null };
+  delete (whole as { cut?: true }).cut;
+  const [h] = compareHistograms([whole], [cut]);
+  assert.ok(h);
+  assert.equal(histogramNoDiffText(h), 'baseline only; cut short in the candidate');
+  const [both] = compareHistograms([{ ...whole, caveat: 'a lie' }], [cut]);
+  assert.ok(both);
+  assert.equal(
+    histogramNoDiffText(both),
+    'baseline only; known to be wrong in the baseline, cut short in the candidate',
   );
 });

@@ -12,6 +12,7 @@ import {
 import type { HistogramSummary } from '../../server/protocol';
 import { downstreamQueueCaveat } from '../../server/shared';
 import { scrapeCellView, scrapeModel } from '../../webview/sidePanel/scrapeModel';
+import { cutSeriesCaveat } from '../../server/core/metricsText/scrapeCut';
 import { BUGGY_CODEC_SCRAPE, HEALTHY_SCRAPE } from './support/scrapeFixtures';
 
 const find = (rows: readonly HistogramSummary[], family: string, stage: string): HistogramSummary | undefined =>
@@ -179,6 +180,24 @@ describe('side panel /metrics table', () => {
     );
     const used = scrapeCellView({ ...queue, count: 9, sum: 0.6, p50: 0.07, p90: 0.09, p99: 0.1 }, queue.family, 'p50');
     assert.deepEqual([used.text, used.state, used.value], ['not usable', 'notRecorded', null]);
+  });
+
+  test('a series the scrape was cut in reads "cut short" (unknown), not "not usable"', () => {
+    const caveat = cutSeriesCaveat('series');
+    const cut = {
+      family: 'vllm:e2e_request_latency_seconds',
+      labels: { stage: '0' },
+      sum: null,
+      count: null,
+      p50: null,
+      p90: null,
+      p99: null,
+      caveat,
+      cut: true as const,
+    };
+    const view = scrapeCellView(cut, cut.family, 'p50');
+    assert.deepEqual([view.text, view.state, view.value], ['cut short', 'notRecorded', null]);
+    assert.equal(view.title, `vllm:e2e_request_latency_seconds{stage="0"}: ${caveat}`);
   });
 
   test('no latency histograms in the scrape: no rows (the section stays hidden)', () => {

@@ -88,7 +88,8 @@ export function scrapeCellView(series: HistogramSummary | undefined, family: str
   if (caveat !== null && series.count === 0 && caveat === downstreamQueueCaveat(series.labels))
     return { text: 'no samples', state: 'notMeasured', title: `${noSamples} ${caveat}`, value: null };
   if (caveat !== null) {
-    const text = series.count === 0 ? 'not recorded' : 'not usable';
+    // A series the scrape was cut in is unknown, not wrong.
+    const text = series.cut === true ? 'cut short' : series.count === 0 ? 'not recorded' : 'not usable';
     return { text, state: 'notRecorded', title: `${name}: ${caveat}`, value: null };
   }
   if (series.count === 0) return { text: 'no samples', state: 'notMeasured', title: noSamples, value: null };

@@ -8,7 +8,8 @@ import { scrapeFindings } from './scrapeFindings';
 import { compareHistograms, HISTOGRAM_NOT_TESTABLE } from './histogramCompare';
 import { compareMetrics, DEFAULT_SIGNIFICANCE, quantileMinSamples } from './metricCompare';
 import type { SignificanceOptions } from './metricCompare';
-import type { ComparisonReport, RunData, RunSummary, SignificanceMethod } from './types';
+import type { ComparisonReport, HistogramComparison, RunData, RunSummary, SignificanceMethod } from './types';
+import { caveatBesidesCut, cutSentenceOf } from '../metricsText/scrapeCut';
 import { REQUEST_SCOPE } from './types';
 import { stageRolesFromOf, type StageRolesFrom } from '../stageRoles';
 import { rolesThatFit, stageKindsOf } from '../analysis/roleFit';
@@ -142,10 +143,26 @@ export function compareRuns(baseline: RunData, candidate: RunData, options: Comp
     notes.push(
       `Nothing to compare: the requests read (${baseline.samples.requestCount} in the baseline, ${candidate.samples.requestCount} in the candidate) printed no stage, transfer or end-to-end value (their tables were cut off before any row, or print none); \`stage-lens analyze\` shows what each run holds.`,
     );
-  const lies = histograms.filter((h) => (h.baseline?.caveat ?? h.candidate?.caveat ?? null) !== null);
+  const cutRows = histograms.filter((h) => h.baseline?.cut === true || h.candidate?.cut === true);
+  if (cutRows.length > 0) {
+    const why = new Set(
+      cutRows.flatMap((h) =>
+        [h.baseline, h.candidate].filter((s) => s?.cut === true).map((s) => cutSentenceOf(s?.caveat)),
+      ),
+    );
+    why.delete(null);
+    notes.push(
+      `${cutRows.length} /metrics series ${cutRows.length === 1 ? 'is' : 'are'} cut short in a run (marked ~ in the table, ✂️ in Markdown; unknown, not measured, so no difference is taken on them): ${[...why].join(' ')}`,
+    );
+  }
+  const misleads = (h: HistogramComparison): (string | null)[] => [
+    caveatBesidesCut(h.baseline?.caveat),
+    caveatBesidesCut(h.candidate?.caveat),
+  ];
+  const lies = histograms.filter((h) => misleads(h).some((c) => c !== null));
   if (lies.length > 0) {
     // Each lie once, in either run (a stage can show one in the baseline and another in the candidate).
-    const why = new Set(lies.flatMap((h) => [h.baseline?.caveat ?? null, h.candidate?.caveat ?? null]));
+    const why = new Set(lies.flatMap(misleads));
     why.delete(null);
     notes.push(
       `${lies.length} /metrics series are known to be wrong in a run (marked ! in the table, ⚠️ in Markdown; no difference is taken on them): ${[...why].join(' ')}`,

@@ -19,6 +19,7 @@ import type {
 import type { Percentile } from '../reportedPercentiles';
 import { boundSign } from '../metricsText/quantileBounds';
 import { REQUEST_SCOPE } from './types';
+import { caveatBesidesCut } from '../metricsText/scrapeCut';
 import { maxOf } from '../arrays';
 import { countOf, groupedNumber } from '../numberText';
 import { partialSourceName, qualifiedSourceName } from '../gzipInput';
@@ -264,17 +265,32 @@ export function histogramDiffText(h: HistogramComparison, q: QuantileComparison)
   return bounded ? { ms: 'bound', pct: '' } : { ms: signedMs(q.diffMs), pct: signedPct(q.diffPct) };
 }
 
+/** A histogram row's marks: `cut` when a run's series is cut short, `lie` when one is known to be wrong. */
+export function histogramMarks(h: HistogramComparison, cut: string, lie: string): string {
+  const sides = [h.baseline, h.candidate];
+  return `${sides.some((s) => s?.cut === true) ? cut : ''}${sides.some((s) => caveatBesidesCut(s?.caveat) !== null) ? lie : ''}`;
+}
+
+/** Why a side's series is not usable: cut short (unknown), or known to be wrong. */
+function notUsableWord(side: HistogramSide | null): string {
+  return side?.cut === true ? 'cut short' : 'known to be wrong';
+}
+
 /**
  * Why a histogram row has no Δ, or null when it has one: measured in one run only, or a run
- * whose series is known to be wrong (marked ! in the table, ⚠️ in Markdown).
+ * whose series is known to be wrong (marked ! in the table, ⚠️ in Markdown) or cut short (~, ✂️).
  */
 export function histogramNoDiffText(h: HistogramComparison): string | null {
+  const b = notUsableWord(h.baseline);
+  const c = notUsableWord(h.candidate);
   const wrong =
     h.notUsableIn === null
       ? null
       : h.notUsableIn === 'both'
-        ? 'known to be wrong in both runs'
-        : `known to be wrong in the ${h.notUsableIn}`;
+        ? b === c
+          ? `${b} in both runs`
+          : `${b} in the baseline, ${c} in the candidate`
+        : `${h.notUsableIn === 'baseline' ? b : c} in the ${h.notUsableIn}`;
   if (h.status === 'compared') return wrong === null ? null : `no Δ: ${wrong}`;
   const only = h.status === 'baselineOnly' ? 'baseline only' : 'candidate only';
   return wrong === null ? only : `${only}; ${wrong}`;

@@ -22,6 +22,7 @@ function side(row: HistogramRow | undefined, scale: number): HistogramSide | nul
     openEnded: [...(row.openEnded ?? [])],
     bounds: scaleBounds(row.bounds, scale),
     caveat: row.caveat ?? null,
+    cut: row.cut === true,
     oneOutput: row.oneOutput === true,
   };
 }

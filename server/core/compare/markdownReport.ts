@@ -23,6 +23,7 @@ import {
   signedMs,
   signedPct,
   tooFewToTestText,
+  histogramMarks,
 } from './format';
 import type { RuleResult } from './ruleCheck';
 import { PERCENTILES } from '../reportedPercentiles';
@@ -177,7 +178,7 @@ export function compareMarkdown(report: ComparisonReport, rules: readonly RuleRe
     out.push(
       `<details><summary>/metrics histograms (${countOf(report.histograms.length, 'latency row')} observed in a run: per family and stage, replicas added)</summary>`,
       '',
-      'Quantiles as PromQL histogram_quantile; significance not testable (no per-request values); ⚠️ = known to be wrong in a run (see the notes); ≤ = in the lowest bucket (only its bound is known), ≥ = beyond the highest bucket, no difference between bounds.',
+      'Quantiles as PromQL histogram_quantile; significance not testable (no per-request values); ⚠️ = known to be wrong in a run, ✂️ = cut short in a run (unknown; see the notes); ≤ = in the lowest bucket (only its bound is known), ≥ = beyond the highest bucket, no difference between bounds.',
       '',
     );
     out.push('| family | labels | n | p50 | p90 | p99 |', '|---|---|--:|---|---|---|');
@@ -199,9 +200,8 @@ export function compareMarkdown(report: ComparisonReport, rules: readonly RuleRe
               const diff = histogramDiffText(h, q);
               return `${histogramQuantileText(h.baseline, q.quantile, q.baseline)} → ${histogramQuantileText(h.candidate, q.quantile, q.candidate)}${diff.ms === 'bound' ? '' : ` (${diff.ms}, ${diff.pct})`}`;
             });
-      const lie = h.baseline?.caveat ?? h.candidate?.caveat ?? null;
       out.push(
-        `| ${escapeMarkdown(h.exposedName ?? h.family)}${h.unit === 'ms' ? ' (ms)' : ''}${lie === null ? '' : ' ⚠️'} | ${labels} | ${n} | ${cells.join(' | ')} |`,
+        `| ${escapeMarkdown(h.exposedName ?? h.family)}${h.unit === 'ms' ? ' (ms)' : ''}${histogramMarks(h, ' ✂️', ' ⚠️')} | ${labels} | ${n} | ${cells.join(' | ')} |`,
       );
     }
     out.push('', '</details>', '');

@@ -228,16 +228,17 @@ export function checkRule(rule: Rule, report: ComparisonReport, options: RuleChe
     // queue time is the same figure as the log's queued (input wait included): its caveat is about
     // reading it as a scheduling wait, not about its value.
     const caveatCounts = rule.metric !== 'prefillDecode' && row.family !== QUEUE_TIME_FAMILY;
-    const baselineUsable =
-      row.baseline !== null && (!caveatCounts || row.baseline.caveat === null) && status !== 'candidateOnly';
-    if (caveatCounts && baselineUsable && row.candidate?.caveat != null)
+    const counts = (side: HistogramSide | null): boolean => caveatCounts && side?.caveat != null;
+    const notUsable = (side: HistogramSide | null): string => (side?.cut === true ? 'cut short' : 'known to be wrong');
+    const baselineUsable = row.baseline !== null && !counts(row.baseline) && status !== 'candidateOnly';
+    if (baselineUsable && counts(row.candidate))
       return unmeasured(
-        `the ${row.family} series of ${scope} was measured in the baseline and is known to be wrong in the candidate (${row.candidate.caveat})`,
+        `the ${row.family} series of ${scope} was measured in the baseline and is ${notUsable(row.candidate)} in the candidate (${row.candidate?.caveat ?? ''})`,
       );
-    const wrong = caveatCounts ? named.find(([, side]) => side?.caveat != null) : undefined;
+    const wrong = named.find(([, side]) => counts(side));
     if (wrong !== undefined)
       return notEvaluated(
-        `the ${row.family} series of ${scope} is known to be wrong in ${wrong[0]}: ${wrong[1]?.caveat ?? ''}`,
+        `the ${row.family} series of ${scope} is ${notUsable(wrong[1])} in ${wrong[0]}: ${wrong[1]?.caveat ?? ''}`,
         'histogram',
         baselineValue,
         candidateValue,

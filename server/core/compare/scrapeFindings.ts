@@ -5,7 +5,7 @@
 import type { ParsedExposition } from '../metricsText/model';
 import { DIFFUSION_PREPROCESS_FAMILY } from '../metricsText/preprocessZeros';
 import { metricNotReportingInScrape } from '../explain/metricNotReporting';
-import { WHOLE_INPUT, type ScrapeEnd } from '../metricsText/scrapeCut';
+import { caveatBesidesCut, WHOLE_INPUT, type ScrapeEnd } from '../metricsText/scrapeCut';
 import type { FindingCount, HistogramRow } from './types';
 
 const TTFT_FAMILY = 'vllm:time_to_first_token_seconds';
@@ -26,7 +26,9 @@ export function scrapeFindings(
 ): FindingCount[] {
   const byKey = new Map<string, FindingCount>();
   for (const row of rows) {
-    if (row.caveat == null) continue;
+    // A series cut short is unknown, not one of these lies: only what its caveat says besides the cut counts.
+    const caveat = caveatBesidesCut(row.caveat);
+    if (caveat === null) continue;
     // The codec signature marks the stage's TTFT (a one-output stage's marks its prefill, decode
     // and time per output token instead: not this finding).
     const code =
@@ -44,7 +46,7 @@ export function scrapeFindings(
         severity: code === 'ttft-not-recorded' ? 'warning' : 'info',
         stageId,
         requestCount: 0,
-        message: row.caveat,
+        message: caveat,
         fromScrape: true,
       });
   }

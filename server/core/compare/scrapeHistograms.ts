@@ -107,6 +107,7 @@ export function histogramRowsOfScrape(
       openEnded: cut ? [] : openEndedQuantiles(buckets),
       bounds: cut ? {} : bounds,
       caveat,
+      ...(cut ? { cut: true as const } : {}),
       ...(caveats.isOneOutput(g.family, g.labels) ? { oneOutput: true } : {}),
     });
   }
@@ -142,6 +143,7 @@ export function histogramRowsOfSummaries(summaries: readonly HistogramRow[]): Hi
       openEnded: s.openEnded ?? [],
       bounds: s.bounds ?? {},
       caveat: s.caveat ?? null,
+      ...(s.cut === true ? { cut: true as const } : {}),
       ...(s.oneOutput === true ? { oneOutput: true } : {}),
     }))
     .sort(compareHistogramRows);

@@ -22,6 +22,7 @@ import {
   signedMs,
   signedPct,
   tooFewToTestText,
+  histogramMarks,
 } from './format';
 import type { RuleResult } from './ruleCheck';
 import { changeKind, changeText, verdictShort } from './changeWords';
@@ -66,7 +67,7 @@ function histogramRows(h: HistogramComparison): string[][] {
   const labels = Object.entries(h.labels)
     .map(([k, v]) => `${k}=${v}`)
     .join(',');
-  const lie = (h.baseline?.caveat ?? h.candidate?.caveat ?? null) !== null ? ' !' : '';
+  const lie = histogramMarks(h, ' ~', ' !');
   const unit = (h.unit === 'ms' ? '' : ' (unit as exposed)') + lie;
   const noDiff = histogramNoDiffText(h);
   if (noDiff !== null)
@@ -167,7 +168,7 @@ export function compareTable(report: ComparisonReport, rules: readonly RuleResul
   }
   if (report.histograms.length > 0) {
     out.push(
-      '/metrics histograms, ms for *_seconds/*_s families (n = observations). Significance not testable: no per-request values. ! = known to be wrong in a run (see Notes); ≤ = in the lowest bucket (only its bound is known), ≥ = beyond the highest bucket; no Δ between bounds; a row with no observation in either run is left out.',
+      '/metrics histograms, ms for *_seconds/*_s families (n = observations). Significance not testable: no per-request values. ! = known to be wrong in a run, ~ = cut short in a run (unknown; see Notes); ≤ = in the lowest bucket (only its bound is known), ≥ = beyond the highest bucket; no Δ between bounds; a row with no observation in either run is left out.',
     );
     const rows = report.histograms.flatMap(histogramRows);
     // The last column is words (why a row has no Δ): left-aligned, as wide as its longest.

@@ -303,8 +303,13 @@ export interface HistogramSide {
   readonly openEnded: readonly Percentile[];
   /** Quantiles that are bounds, not values (≤ the lowest bucket's bound, ≥ the highest finite one), `le` in the side's unit (ms for seconds families). */
   readonly bounds: QuantileBounds;
-  /** The series is known to be wrong in this run (codec TTFT signature, one output, downstream queue time): why; null when not. */
+  /**
+   * The series is known to be wrong in this run (codec TTFT signature, one output, downstream
+   * queue time) or cut short (`cut`): why; null when neither.
+   */
   readonly caveat: string | null;
+  /** The scrape was cut short where it may have lost lines of the series: its numbers are unknown in this run. */
+  readonly cut?: boolean;
   /** The series is a one-output stage's prefill (covering its decode), decode or time per output token in this run. */
   readonly oneOutput?: boolean;
 }

@@ -50,3 +50,27 @@ export function cutSeriesCaveat(of: 'series' | 'stage'): string {
   const what = of === 'series' ? 'this series' : 'a series of this stage';
   return `The scrape is cut short before ${what} was read whole (its _count and the line after it), so its count, sum and quantiles are unknown, not measured.`;
 }
+
+const CUT_CAVEATS = [cutSeriesCaveat('series'), cutSeriesCaveat('stage')];
+
+/** Whether a series' caveat starts with the cut's sentence (a row saved without its `cut` flag). */
+export function caveatSaysCut(caveat: string | null | undefined): boolean {
+  return caveat != null && CUT_CAVEATS.some((c) => caveat.startsWith(c));
+}
+
+/** The cut's sentence a series' caveat starts with; null when it does not. */
+export function cutSentenceOf(caveat: string | null | undefined): string | null {
+  return caveat == null ? null : (CUT_CAVEATS.find((c) => caveat.startsWith(c)) ?? null);
+}
+
+/**
+ * What a series' caveat says besides the cut (it comes first): the lies the series is known to
+ * show, apart from its numbers being unknown; null when it says nothing else.
+ */
+export function caveatBesidesCut(caveat: string | null | undefined): string | null {
+  if (caveat == null) return null;
+  const cut = CUT_CAVEATS.find((c) => caveat.startsWith(c));
+  if (cut === undefined) return caveat;
+  const rest = caveat.slice(cut.length).trim();
+  return rest === '' ? null : rest;
+}

@@ -14,7 +14,7 @@ import { SeriesCaveats, type NotReportingMark } from './seriesCaveats';
 import { DIFFUSION_PREPROCESS_FAMILY, preprocessZerosCaveat } from './preprocessZeros';
 import type { ParsedExposition } from './model';
 import { summarizeHistogramSeries } from './stageHistograms';
-import { cutSeriesCaveat } from './scrapeCut';
+import { caveatSaysCut, cutSeriesCaveat } from './scrapeCut';
 import type { ParseProblem } from '../records';
 import { PERCENTILES, type Percentile } from '../reportedPercentiles';
 import { speechStreamsOf, type SpeechStreamCounts } from './speechStreams';
@@ -48,8 +48,13 @@ export interface HistogramSummary {
    * Absent: none (or an older saved scrape).
    */
   readonly bounds?: QuantileBounds;
-  /** Why this series' numbers are known to be wrong (e.g. the codec TTFT signature). Absent or null: none known. */
+  /**
+   * Why this series' numbers are not to be read as measured: known to be wrong (e.g. the codec
+   * TTFT signature), or unknown as the scrape was cut (`cut`; that sentence first). Absent or null: none.
+   */
   readonly caveat?: string | null;
+  /** The scrape was cut short where it may have lost lines of this series: its numbers are unknown, not measured. Absent: not cut. */
+  readonly cut?: true;
   /** The series is a one-output stage's prefill (it covers the decode steps), decode or time per output token. Absent: not. */
   readonly oneOutput?: boolean;
 }
@@ -117,6 +122,7 @@ export function histogramSummariesOf(
           bucketInconsistency(family.name, series),
           caveats.caveatOf(canonical, row.labels) ?? preprocessCaveat,
         ),
+        ...(series.cut === true ? { cut: true as const } : {}),
         ...(caveats.isOneOutput(canonical, row.labels) ? { oneOutput: true } : {}),
       });
     }
@@ -161,6 +167,9 @@ export function histogramSummariesFromJson(raw: unknown): HistogramSummary[] {
       openEnded,
       bounds: quantileBoundsFromJson(r['bounds']),
       caveat: typeof r['caveat'] === 'string' ? r['caveat'] : null,
+      ...(r['cut'] === true || caveatSaysCut(typeof r['caveat'] === 'string' ? r['caveat'] : null)
+        ? { cut: true as const }
+        : {}),
       ...(r['oneOutput'] === true ? { oneOutput: true } : {}),
     });
   }
