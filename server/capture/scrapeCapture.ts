@@ -51,6 +51,8 @@ export class ScrapeCaptureSource implements CaptureSource {
     this.source.onScrape((result) => {
       startup.up();
       this.session.applyScrapeGauges(result.exposition, result.at);
+      // Before the rows: applyScrape says the session changed, its problem count with it.
+      this.session.applyScrapeProblems(result.exposition);
       // The rows of a family stuck at 0 carry the finding applyScrapeGauges just made.
       this.session.applyScrape(
         histogramSummariesOf(result.exposition, this.session.metricFindings()),

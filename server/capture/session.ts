@@ -21,6 +21,7 @@ import { NO_SCRAPE_COUNTERS, type ScrapeCounters } from './storage/storedScrapeC
 import type { ParsedExposition } from '../core/metricsText/model';
 import { parseExposition } from '../core/metricsText/exposition';
 import { histogramSummariesOf, scrapeProblemsOf } from '../core/metricsText/scrapeSummary';
+import { ScrapeProblemLedger } from './scrapeProblemLedger';
 import { MAX_SCRAPE_BYTES } from './inputByKind';
 import { scrapeLifeOf } from '../core/metricsText/counterReset';
 import { scrapeGzipDamagedFindingOf, type GzipInputKind } from '../core/gzipInput';
@@ -102,6 +103,7 @@ export class Session {
   private scrapeDamage: Finding | null = null;
   /** Whether an imported scrape's text was read (imported here, or read back from the stored bytes). */
   private scrapeTextRead = false;
+  private readonly scrapeProblemLedger = new ScrapeProblemLedger();
 
   constructor(
     meta: SessionMeta,
@@ -278,6 +280,15 @@ export class Session {
     const exposition = this.readScrapeText(text, Date.now());
     this.updateInfo({ importedScrape: true });
     this.applyScrape(histogramSummariesOf(exposition, this.metricFindings()), 'endpoint', scrapeLifeOf(exposition));
+  }
+
+  /**
+   * An attached endpoint's scrape: the lines it could not read as the session's parse problems, as
+   * an import's are, each once over all scrapes (ScrapeProblemLedger).
+   */
+  applyScrapeProblems(exposition: ParsedExposition): void {
+    const fresh = this.scrapeProblemLedger.fresh(scrapeProblemsOf(exposition));
+    if (fresh.length > 0) this.analysis.ingest({ records: [], problems: fresh });
   }
 
   /** What an imported scrape's text says besides its stored rows: its findings and unreadable lines (nothing is written). */
