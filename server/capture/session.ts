@@ -164,6 +164,11 @@ export class Session {
     return this.analysis.summary(maxRequestIds);
   }
 
+  /** The log has a line at DEBUG (AnalysisSnapshot.debugLines). */
+  get debugLines(): boolean {
+    return this.analysis.debugLines;
+  }
+
   /** The log's legacy-stats-format finding for `requests` of its requests, `legacyRequests` of them read from dicts (StreamAnalysis.legacyFindingOver). */
   legacyFindingOver(requests: number, legacyRequests: number): Finding | null {
     return this.analysis.legacyFindingOver(requests, legacyRequests);

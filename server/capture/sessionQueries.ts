@@ -140,6 +140,7 @@ function summaryOf(session: Session, figures: ScopedFigures, view: RequestScope,
     runSummaries: null,
     edges: figures.edges,
     boots: sessionBoots(session, scope),
+    debugLines: session.debugLines,
   };
 }
 
@@ -188,6 +189,7 @@ export function sessionSummary(session: Session, windowSeconds?: number, scope?:
     runSummaries: summary.runSummaries === null ? null : runSummariesJson(summary.runSummaries),
     edges: summary.edges,
     boots: sessionBoots(session, undefined),
+    debugLines: summary.debugLines,
   };
 }
 

@@ -76,6 +76,8 @@ export interface AnalysisSnapshot {
   readonly legacyJsonRecords: number;
   /** Run-level summary dicts and blocks (runSummaries.ts), as printed; null when none. */
   readonly runSummaries: RunSummaries | null;
+  /** The log has a line at DEBUG (ParseOutput.debugLines): stats tables it lacks want --log-stats, not the level. */
+  readonly debugLines: boolean;
 }
 
 /** What a window left out (StreamAnalysis.windowCounts). */
@@ -103,6 +105,8 @@ export interface LiveSummary {
   readonly overallSummaries: OverallSummaries | null;
   /** Run-level summary dicts and blocks (runSummaries.ts), as printed; null when none. */
   readonly runSummaries: RunSummaries | null;
+  /** The log has a line at DEBUG (ParseOutput.debugLines): stats tables it lacks want --log-stats, not the level. */
+  readonly debugLines: boolean;
 }
 
 export interface StreamAnalysisOptions {
@@ -205,6 +209,8 @@ export class StreamAnalysis {
   private readonly runSummaries = new RunSummaryCollector();
   private coldCount = 0;
   private accepted = 0;
+  /** ParseOutput.debugLines of any parser output so far. */
+  private debugLineRead = false;
   /** The window placed on the log clock at the first request with a time; null until then (or without one). */
   private clockWindow: ClockWindow | null = null;
   private readonly bootPipelines = new BootPipelineEvidence();
@@ -244,6 +250,7 @@ export class StreamAnalysis {
   ingest(output: ParseOutput): AnalyzedRequest[] {
     for (const problem of output.problems) this.problemList.push(problem);
     this.findingsBuilder.addProblems(output.problems);
+    if (output.debugLines === true) this.debugLineRead = true;
     const done: AnalyzedRequest[] = [];
     for (const record of output.records) this.addRecord(record, done);
     return done;
@@ -298,6 +305,11 @@ export class StreamAnalysis {
     return this.problemList.length;
   }
 
+  /** A line at DEBUG was read (AnalysisSnapshot.debugLines), without building a summary. */
+  get debugLines(): boolean {
+    return this.debugLineRead;
+  }
+
   /** The requests so far (live: grows as requests arrive). */
   get requests(): RequestStore {
     return this.store;
@@ -325,6 +337,7 @@ export class StreamAnalysis {
       tablesMissing: this.tablesMissing.notice(),
       overallSummaries: this.overall?.summary() ?? null,
       runSummaries: this.runSummaries.summaries(),
+      debugLines: this.debugLineRead,
     };
   }
 
@@ -453,6 +466,7 @@ export class StreamAnalysis {
       unmergedSummaryBlocks: this.unmergedCount,
       legacyJsonRecords: this.jsonCount,
       runSummaries: this.runSummaries.summaries(),
+      debugLines: this.debugLineRead,
     };
   }
 
