@@ -444,6 +444,11 @@ export interface SummaryResult {
   readonly edges: readonly EdgeSummary[];
   /** The session's server boots when it has two or more with requests; absent or null: fewer. */
   readonly boots?: SessionBoots | null;
+  /**
+   * The session's log has a line at DEBUG: with no stats table, the server lacks --log-stats, not
+   * the DEBUG level (the empty views say so). Absent reads as false.
+   */
+  readonly debugLines?: boolean;
 }
 
 /**

@@ -142,16 +142,15 @@ export type LogSessionScrape = Pick<RunData, 'histograms'> &
  * of it is (a stage's replicas added, the scrape's findings, a cut said); the stored rows where no text
  * was kept (an older build's session, or a Prometheus server's, whose rows are over a window).
  */
-export function scrapeOfLogSession(folder: string, source: string): LogSessionScrape {
-  const files = SessionFiles.atFolder(folder);
+export function scrapeOfLogSession(files: SessionFiles, source: string): LogSessionScrape {
   const text = files.lastScrapeText(MAX_SCRAPE_BYTES);
   if (text !== null) {
-    const { histograms, scrapeFindings, exposedHistogramSeries, scrapeBreak } = scrapeRun(text, source);
+    const run = scrapeRun(text, source);
     return {
-      histograms,
-      ...(scrapeFindings === undefined ? {} : { scrapeFindings }),
-      ...(exposedHistogramSeries === undefined ? {} : { exposedHistogramSeries }),
-      ...(scrapeBreak === undefined ? {} : { scrapeBreak }),
+      histograms: run.histograms,
+      scrapeFindings: run.scrapeFindings,
+      exposedHistogramSeries: run.exposedHistogramSeries,
+      scrapeBreak: run.scrapeBreak,
     };
   }
   const rows = files.lastScrape();
@@ -202,7 +201,7 @@ async function loadSessionFolder(dir: string, source: string, options: LoadRunOp
   const samples = reader.end((read) => runStageRolesOf({ source, ...names, samples: read }));
   // A scrape's histograms count every request since the server last started, not one boot's: with a boot selected they are left out.
   const scrape =
-    options.boot === undefined || options.boot === null ? scrapeOfLogSession(dir, source) : { histograms: null };
+    options.boot === undefined || options.boot === null ? scrapeOfLogSession(files, source) : { histograms: null };
   // A scrape-only session has no captured log: it has no per-request data, not "0 requests".
   return {
     source,

@@ -13,7 +13,7 @@ import { RequestOrderCache } from './requestQueries';
 import { ScopedSummaryCache } from './scopedSummaries';
 import { ExplainIndex } from '../core/explain/explainIndex';
 import { ScrapeGauges } from '../core/explain/scrapeGauges';
-import { KvUsageTracker, metricNotReportingInScrape } from '../core/explain/metricNotReporting';
+import { KvUsageTracker, metricNotReportingInScrape, type EngineLineScope } from '../core/explain/metricNotReporting';
 import { scrapeCutFinding, WHOLE_INPUT, type ScrapeEnd } from '../core/metricsText/scrapeCut';
 import { preemptionsOf } from '../core/metricsText/preemptions';
 import { speechStreamsOf } from '../core/metricsText/speechStreams';
@@ -166,14 +166,24 @@ export class Session {
     return this.analysis.summary(maxRequestIds);
   }
 
+  /** The log has a line at DEBUG (AnalysisSnapshot.debugLines). */
+  get debugLines(): boolean {
+    return this.analysis.debugLines;
+  }
+
+  /** The boots of the log's cold requests (StreamAnalysis.coldBoots). */
+  coldBoots(): ReadonlySet<number> {
+    return this.analysis.coldBoots();
+  }
+
   /** The log's legacy-stats-format finding for `requests` of its requests, `legacyRequests` of them read from dicts (StreamAnalysis.legacyFindingOver). */
   legacyFindingOver(requests: number, legacyRequests: number): Finding | null {
     return this.analysis.legacyFindingOver(requests, legacyRequests);
   }
 
-  /** The findings of the log as a whole (its input, its engine lines), `within` a view of some of its requests (of one `boot`): StreamAnalysis.logFindings. */
-  logFindings(within: RequestsInScope | null = null, boot?: number): Finding[] {
-    return this.analysis.logFindings(within, boot);
+  /** The findings of the log as a whole (its input, its engine lines), `within` a view of some of its requests (the engine `lines` it keeps): StreamAnalysis.logFindings. */
+  logFindings(within: RequestsInScope | null = null, lines: EngineLineScope = {}): Finding[] {
+    return this.analysis.logFindings(within, lines);
   }
 
   /** Sorted/filtered request orders of the request table, kept while no request arrives. */

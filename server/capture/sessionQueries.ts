@@ -20,6 +20,7 @@ import {
 import { detailOf, histogramOf, pageOf, slowestStageAt, type ScopeMask } from './requestQueries';
 import { rowsInScope, scopeCutsRows } from '../core/explain/scope';
 import { prometheusMetricFindings } from './explainQueries';
+import type { EngineLineScope } from '../core/explain/metricNotReporting';
 import type { ExplainScope } from '../core/explain/types';
 import type { FindingRequestIds, TargetValues } from './requestQueries';
 import type {
@@ -70,11 +71,18 @@ function sessionBoots(session: Session, scope: ExplainScope | undefined): Sessio
 }
 
 /** Stage and edge summaries and findings of some of the session's requests (positions). */
-function figuresOver(session: Session, rows: Iterable<number>, roles: Readonly<Record<string, string>>): ScopedFigures {
+function figuresOver(
+  session: Session,
+  rows: Iterable<number>,
+  roles: Readonly<Record<string, string>>,
+  view: RequestScope,
+): ScopedFigures {
   const requests = session.requests();
   const summaries = new StageSummaryBuilder({ replicasAsTheyCome: true });
   const edges = new EdgeSummaryBuilder();
   const findings = new FindingsBuilder();
+  // Its findings count the view's requests; cold-start says how many boots the log has.
+  findings.nameScope(requestScopeWords(view), session.coldBoots());
   const endToEnd = new EndToEndBuilder();
   const tablesMissing = new TablesMissingCounter();
   const boots = session.bootPipelineEvidence();
@@ -109,13 +117,19 @@ function figuresOver(session: Session, rows: Iterable<number>, roles: Readonly<R
  * The summary of these figures, with what the session says beside its requests (its log's format,
  * input and engine lines, scrapes, deploy evidence).
  */
-function summaryOf(session: Session, figures: ScopedFigures, view: RequestScope, scope?: ExplainScope): SummaryResult {
+function summaryOf(
+  session: Session,
+  figures: ScopedFigures,
+  view: RequestScope,
+  lines: EngineLineScope,
+  scope?: ExplainScope,
+): SummaryResult {
   // Made here, not kept with the figures: the log's dicts are counted as they come, with or without a request.
   const legacy = session.legacyFindingOver(figures.requestCount, figures.legacyDictRequests);
   // What the input is comes before any number, as in the whole session's findings; they count
   // the log's requests, and how many of them this view holds.
   const words = requestScopeWords(view);
-  const log = session.logFindings(words === null ? null : { words, requests: figures.requestCount }, view.boot);
+  const log = session.logFindings(words === null ? null : { words, requests: figures.requestCount }, lines);
   return {
     sessionId: session.id,
     requestCount: figures.requestCount,
@@ -140,6 +154,7 @@ function summaryOf(session: Session, figures: ScopedFigures, view: RequestScope,
     runSummaries: null,
     edges: figures.edges,
     boots: sessionBoots(session, scope),
+    debugLines: session.debugLines,
   };
 }
 
@@ -147,13 +162,25 @@ function summaryOf(session: Session, figures: ScopedFigures, view: RequestScope,
 function scopedSummary(session: Session, scope: ExplainScope): SummaryResult {
   const rows = rowsInScope(session.explainIndex, scope);
   const roles = stageRolesOfSession(session.info);
-  const figures = session.scopedSummaries.get(scope, rows, roles, () => figuresOver(session, rows, roles));
   const view = {
     ...(scope.boot === undefined ? {} : { boot: scope.boot }),
     window: scope.fromMs !== undefined || scope.toMs !== undefined,
     excludeCold: scope.excludeCold === true,
   };
-  return summaryOf(session, figures, view, scope);
+  const figures = session.scopedSummaries.get(scope, rows, roles, () => figuresOver(session, rows, roles, view));
+  // The engine lines of the boot and of the window on the log clock, as the window's requests are chosen.
+  const lines = {
+    ...(scope.boot === undefined ? {} : { boot: scope.boot }),
+    ...(view.window
+      ? {
+          window: {
+            fromMs: scope.fromMs ?? Number.NEGATIVE_INFINITY,
+            toMs: scope.toMs ?? Number.POSITIVE_INFINITY,
+          },
+        }
+      : {}),
+  };
+  return summaryOf(session, figures, view, lines, scope);
 }
 
 /** The positions of the requests seen in the last `windowSeconds` of capture time, newest first. */
@@ -166,12 +193,16 @@ function* recentRows(session: Session, windowSeconds: number): Generator<number>
 
 export function sessionSummary(session: Session, windowSeconds?: number, scope?: ExplainScope): SummaryResult {
   if (scopeCutsRows(scope)) return scopedSummary(session, scope);
-  if (windowSeconds !== undefined && windowSeconds > 0)
+  if (windowSeconds !== undefined && windowSeconds > 0) {
+    const view = { window: true };
     return summaryOf(
       session,
-      figuresOver(session, recentRows(session, windowSeconds), stageRolesOfSession(session.info)),
-      { window: true },
+      figuresOver(session, recentRows(session, windowSeconds), stageRolesOfSession(session.info), view),
+      view,
+      // The last seconds of capture time are not on the log clock its engine lines are placed by.
+      { logWide: true },
     );
+  }
   const summary = session.summary();
   return {
     sessionId: session.id,
@@ -188,6 +219,7 @@ export function sessionSummary(session: Session, windowSeconds?: number, scope?:
     runSummaries: summary.runSummaries === null ? null : runSummariesJson(summary.runSummaries),
     edges: summary.edges,
     boots: sessionBoots(session, undefined),
+    debugLines: summary.debugLines,
   };
 }
 

@@ -11,7 +11,6 @@ import { snapshotWithFindings } from '../core/analysis/snapshotWithFindings';
 import { AnalysisJsonWriter } from '../core/report/jsonStream';
 import type { JsonLayout } from '../core/report/jsonChunks';
 import { CsvWriter } from '../core/report/csvReport';
-import { legacyStatsNote } from '../core/analysis/legacyStats';
 import { RepeatTally } from '../core/analysis/requestRepeats';
 import { runSummaryCsvNote } from '../core/analysis/runSummaries';
 import { overallSummaryCsvNote } from '../core/analysis/overallSummaries';
@@ -444,13 +443,7 @@ export async function analyzeStream(
     // The CSV has no findings: why a log of legacy dicts has empty split columns, or no rows,
     // and what a log of Engine lines alone holds instead of rows.
     const snapshot = analysis.snapshot();
-    const note = legacyStatsNote(
-      snapshot.legacyRecords,
-      snapshot.legacyRequests,
-      snapshot.unmergedSummaryBlocks,
-      snapshot.legacyJsonRecords,
-      snapshot.legacyWithTables,
-    );
+    const note = analysis.legacyNote();
     if (note !== null) process.stderr.write(terminalText(`stage-lens analyze: ${note}\n`));
     if (snapshot.runSummaries !== null)
       process.stderr.write(terminalText(`stage-lens analyze: ${runSummaryCsvNote(snapshot.runSummaries)}\n`));

@@ -205,4 +205,9 @@ export interface ParseProblem {
 export interface ParseOutput {
   readonly records: LogRecord[];
   readonly problems: ParseProblem[];
+  /**
+   * The input so far has a line logged at DEBUG (vLLM's prefix or Python's default format): the
+   * server logs at DEBUG, so stats tables it did not print are not for want of the level.
+   */
+  readonly debugLines?: boolean;
 }

@@ -7,6 +7,7 @@
 import { compareRuns, incomparableReason, runSamplesFromAnalysis } from '../core/compare';
 import type { RunData } from '../core/compare';
 import { loadRun, scrapeOfLogSession } from '../capture/compareInput';
+import { SessionFiles } from '../capture/sessionFiles';
 import type { SessionRegistry } from '../capture/sessionRegistry';
 import type { CompareParams, CompareResult, CompareRunName, CompareTarget, RunBootsResult } from '../protocol';
 import { runNameOfPath, runNameOfSession, runNameWithBoot } from '../core/compare/runName';
@@ -34,7 +35,7 @@ async function sessionRun(
   const { findings } = session.summary();
   const source = `${info.kind} session ${info.id} (${info.description})`;
   // Its /metrics endpoint's last scrape, read as `compare <folder>` reads it (a stage's replicas added).
-  const scrape = scrapeOfLogSession(registry.folderOf(sessionId), source);
+  const scrape = scrapeOfLogSession(SessionFiles.atFolder(registry.folderOf(sessionId)), source);
   // A session that only queries Prometheus has no per-request data: that is not "0 requests".
   const hasLog = info.kind !== 'prometheus';
   const run: RunData = {

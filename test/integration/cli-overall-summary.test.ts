@@ -121,3 +121,45 @@ test('real-logs 01 and 03 (csv): no row for the [Overall Summary], and stderr sa
   );
   assert.equal(tables.stderr, '');
 });
+
+test('the [Overall Summary] heading names the units of the rows shown: a table cut before e2e_avg_tokens_per_s names no tokens/s', () => {
+  const heading = (file: string): string[] => {
+    const run = analyze([path.join(REAL, file)]);
+    assert.equal(run.status, 0, run.stderr);
+    return run.stdout.split('\n').filter((l) => l.startsWith('From the [Overall Summary] table'));
+  };
+  // Cut after build_add_request_message_time_ms: a count and three _ms rows.
+  assert.deepEqual(heading('05-pr3042-omnitiming-and-overall.log'), [
+    'From the [Overall Summary] table, as printed (_ms fields in ms)',
+  ]);
+  for (const file of [
+    '01-pr891-overall-e2e-noprefix.log',
+    '02-pr891-overall-apiserver-prefix.log',
+    '03-pr1468-overall-empty-first-line.log',
+    '04-pr1977-diffusion-overall-glued-to-tqdm.log',
+    '11-issue3039-proposed-overall-timing-breakdown.log',
+  ])
+    assert.deepEqual(
+      heading(file),
+      ['From the [Overall Summary] table, as printed (_ms fields in ms, e2e_avg_tokens_per_s in tokens/s)'],
+      file,
+    );
+  // Counts alone have no unit to name.
+  const counts = analyze(
+    ['-'],
+    Buffer.from(
+      [
+        'INFO 02-06 15:29:11 [stats.py:601] [Overall Summary]',
+        'INFO 02-06 15:29:11 [stats.py:601] +------------------+-------+',
+        'INFO 02-06 15:29:11 [stats.py:601] | Field            | Value |',
+        'INFO 02-06 15:29:11 [stats.py:601] +------------------+-------+',
+        'INFO 02-06 15:29:11 [stats.py:601] | e2e_requests     |     2 |',
+        'INFO 02-06 15:29:11 [stats.py:601] | e2e_total_tokens |   310 |',
+        'INFO 02-06 15:29:11 [stats.py:601] +------------------+-------+',
+        '',
+      ].join('\n'),
+    ),
+  );
+  assert.equal(counts.status, 0, counts.stderr);
+  assert.ok(counts.stdout.split('\n').includes('From the [Overall Summary] table, as printed'), counts.stdout);
+});

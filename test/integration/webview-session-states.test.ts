@@ -25,6 +25,7 @@ import { HEALTHY_SCRAPE } from '../unit/support/scrapeFixtures';
 
 const LOG = path.join(REPO_ROOT, 'test/fixtures/upstream-rendered/qwen3tts-talker-first-audio-before-fix.log');
 const YAML = path.join(REPO_ROOT, 'test/fixtures/deploy/qwen3_omni_moe.yaml');
+const DEBUG_NO_TABLES = path.join(REPO_ROOT, 'test/fixtures/real-logs/10-pr1463-debug-stage-prefix.log');
 
 /** An import of `bytes` read whole, its summary as the language server's sessionSummary makes it. */
 function importOf(bytes: Buffer, file: string, status: SessionStatus): SyntheticSession {
@@ -47,6 +48,7 @@ function importOf(bytes: Buffer, file: string, status: SessionStatus): Synthetic
     tablesMissing: live.tablesMissing,
     overallSummaries: live.overallSummaries,
     edges: live.edges,
+    debugLines: live.debugLines,
   };
   return {
     session: {
@@ -131,6 +133,26 @@ describe('an import that ended with no per-request stage statistics', () => {
       file: `${LOG}.zst`,
       bytes: () => Buffer.concat([Buffer.from([0x28, 0xb5, 0x2f, 0xfd]), Buffer.alloc(200, 7)]),
       text: 'No per-request stage statistics: the input is a compressed file, not a text log (see Findings).',
+    },
+    {
+      // A server at VLLM_LOGGING_LEVEL=DEBUG without --log-stats: the level is there, the flag is not.
+      name: 'a DEBUG log with no stats table (real-logs 10)',
+      file: DEBUG_NO_TABLES,
+      bytes: () => {
+        const text = fs.readFileSync(DEBUG_NO_TABLES, 'utf8');
+        return Buffer.from(text.slice(text.indexOf('\n') + 1));
+      },
+      text: 'No per-request stage statistics found. vLLM-Omni prints them with --log-stats, at VLLM_LOGGING_LEVEL=DEBUG; this log has DEBUG lines, so the server already logs at DEBUG: what is missing is --log-stats.',
+    },
+    {
+      name: 'an INFO-only log with no stats table',
+      file: 'info-only.log',
+      bytes: () =>
+        Buffer.from(
+          'INFO 03-02 10:00:00 [api_server.py:1888] vLLM API server version 0.11.0\n' +
+            '(APIServer pid=7) INFO 03-02 10:00:01 [omni.py:463] [Orchestrator] All stages initialized successfully\n',
+        ),
+      text: NO_STAGE_STATS_TEXT,
     },
   ];
   for (const c of cases) {

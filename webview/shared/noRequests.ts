@@ -7,7 +7,10 @@ import { noStageStatsText } from '../../server/shared';
 import { overallNoRequestsText, overallOnly } from './overallOnly';
 import { METRICS_ONLY_TEXT, metricsOnly } from './scrapeRequests';
 
-type SummarySource = Pick<SummaryResult, 'requestCount' | 'stages' | 'endToEnd' | 'overallSummaries' | 'findings'>;
+type SummarySource = Pick<
+  SummaryResult,
+  'requestCount' | 'stages' | 'endToEnd' | 'overallSummaries' | 'findings' | 'debugLines'
+>;
 
 /** A running session (or one starting) may still print its first request. */
 export function mayStillGetRequests(session: Pick<SessionInfo, 'status'>): boolean {
@@ -18,7 +21,7 @@ export function mayStillGetRequests(session: Pick<SessionInfo, 'status'>): boole
 export function noStageStatsNotice(session: Pick<SessionInfo, 'status'>, summary: SummarySource | null): string | null {
   if (summary === null || mayStillGetRequests(session)) return null;
   if (summary.requestCount > 0 || summary.stages.length > 0 || overallOnly(summary) !== null) return null;
-  return noStageStatsText(summary.findings);
+  return noStageStatsText(summary.findings, summary.debugLines === true);
 }
 
 /** What Latency Details' empty, unfiltered table says instead of "No requests yet", or null. */

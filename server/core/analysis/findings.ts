@@ -94,6 +94,8 @@ export class FindingsBuilder {
   private leftOutRequests = 0;
   /** What the requests added are of the log's (a window, a boot), in words; null: all of them. */
   private scopeWords: string | null = null;
+  /** Boots with a cold request, of the log's every request (a view's left-out ones too). */
+  private readonly logColdBoots = new Set<number>();
   /** Requests that print again an earlier request's record (requestRepeats.ts). */
   private readonly repeats = new RepeatTally();
 
@@ -113,7 +115,10 @@ export class FindingsBuilder {
   }
 
   add(request: AnalyzedRequest): void {
-    if (request.cold) this.coldRequests.push(request);
+    if (request.cold) {
+      this.coldRequests.push(request);
+      this.logColdBoots.add(request.boot);
+    }
     if (!request.complete) {
       this.hit('truncated-record', 'info', null, request.requestId);
       if (request.legacyDict === true) this.truncatedDicts += 1;
@@ -199,17 +204,25 @@ export class FindingsBuilder {
     return out;
   }
 
-  /** A request the log gave that a window or a boot left out: the input findings count it. */
-  leaveOut(): void {
+  /** A request the log gave that a window or a boot left out: the input findings count it, cold-start its boot. */
+  leaveOut(request: AnalyzedRequest): void {
     this.leftOutRequests += 1;
+    if (request.cold) this.logColdBoots.add(request.boot);
   }
 
   /**
    * Names what this builder's requests are of the log's (`words`: requestScopeWords), so that the
-   * input findings say how many of the log's requests it holds.
+   * input findings say how many of the log's requests it holds and cold-start how many boots the
+   * log has; `coldBoots`: boots of the log's cold requests this builder is not given.
    */
-  nameScope(words: string | null): void {
+  nameScope(words: string | null, coldBoots: Iterable<number> = []): void {
     this.scopeWords = words;
+    for (const boot of coldBoots) this.logColdBoots.add(boot);
+  }
+
+  /** The boots of the log's cold requests: those added, those left out, those named with the scope. */
+  coldBoots(): ReadonlySet<number> {
+    return this.logColdBoots;
   }
 
   private scopeOfRequests(): RequestsInScope | null {
@@ -461,6 +474,12 @@ export class FindingsBuilder {
     );
   }
 
+  /** "2 boots in this log"; in a view of some requests, "in boot 2, of the 2 boots in this log": its count is the view's, the boots the log's. */
+  private coldBootsText(): string {
+    const inLog = countOf(this.logColdBoots.size, 'boot');
+    return this.scopeWords === null ? `${inLog} in this log` : `in ${this.scopeWords}, of the ${inLog} in this log`;
+  }
+
   private coldFinding(
     stages: readonly StageSummary[],
     maxRequestIds: number,
@@ -504,14 +523,13 @@ export class FindingsBuilder {
     }
     const best = own.ratio >= 2 ? own : wait;
     const n = this.coldRequests.length;
-    const bootCount = new Set(this.coldRequests.map((r) => r.boot)).size;
     return {
       code: 'cold-start',
       severity: 'info',
       stageId: null,
       requestIds: this.coldRequests.slice(0, maxRequestIds).map((r) => r.requestId),
       requestCount: this.coldRequests.length,
-      message: `${countOf(n, 'request was', 'requests were')} the first after a server start (${countOf(bootCount, 'boot')} in this log); a cold start can put a one-time cost (JIT builds, graph capture) into any phase, so read its numbers apart from steady state.${best.ratio >= 2 ? best.text : ''}`,
+      message: `${countOf(n, 'request was', 'requests were')} the first after a server start (${this.coldBootsText()}); a cold start can put a one-time cost (JIT builds, graph capture) into any phase, so read its numbers apart from steady state.${best.ratio >= 2 ? best.text : ''}`,
     };
   }
 }

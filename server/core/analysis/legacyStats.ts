@@ -5,6 +5,7 @@
 // records as JSON lines to files beside the log (`<log file>.overall.stats.jsonl`,
 // `.orchestrator.stats.jsonl`) is said apart: those files are no log, and stats were on.
 import { countOf } from '../numberText';
+import { inScopeText } from './requestScope';
 import type { Finding } from './types';
 
 export const LEGACY_STATS_FIX =
@@ -114,26 +115,40 @@ export function legacyStatsFinding(
   };
 }
 
-/** One line for outputs without findings (the CSV); null when the log had no dicts. */
+/** Of the log's requests read from its dicts, those a view (a boot, a window) holds, with its name in words. */
+export interface LegacyRequestsInScope {
+  /** requestScopeWords: "boot 2", "the window". */
+  readonly words: string;
+  readonly legacyRequests: number;
+  readonly withTables: number;
+}
+
+/**
+ * One line for outputs without findings (the CSV); null when the log had no dicts. Its figures
+ * are the log's; `within` a view of some of its requests, it says how many of them the view holds.
+ */
 export function legacyStatsNote(
   dicts: number,
   legacyRequests: number,
   unmerged = 0,
   json = 0,
   withTables = 0,
+  within: LegacyRequestsInScope | null = null,
 ): string | null {
   if (dicts === 0) return null;
   const older = dicts - unmerged - json;
+  const inView = (logRequests: number, requests: number): string =>
+    within === null ? '' : ` (${inScopeText(logRequests, { words: within.words, requests })})`;
   const alone =
     legacyRequests === 0
       ? withTables > 0
         ? ''
         : 'no request_level_metrics dict, so no request'
-      : `${countOf(legacyRequests, 'request')} read from them, with no phase split (that format prints none: the split columns are empty)`;
+      : `${countOf(legacyRequests, 'request')} read from them${inView(legacyRequests, within?.legacyRequests ?? 0)}, with no phase split (that format prints none: the split columns are empty)`;
   const read =
     withTables === 0
       ? alone
-      : `${alone}${alone === '' ? '' : '; '}${countOf(withTables, 'request')} read from ${withTables === 1 ? 'its' : 'their'} tables and the request_level_metrics dict before them, as one request each`;
+      : `${alone}${alone === '' ? '' : '; '}${countOf(withTables, 'request')} read from ${withTables === 1 ? 'its' : 'their'} tables and the request_level_metrics dict before them${inView(withTables, within?.withTables ?? 0)}, as one request each`;
   const parts: string[] = [];
   if (older > 0) parts.push(`${countOf(older, 'stats dict')} in vLLM-Omni's format before February 2026: ${read}`);
   if (json > 0) {

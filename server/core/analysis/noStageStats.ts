@@ -7,13 +7,24 @@ import { unreadableInputFinding } from './unreadableInput';
 export const NO_STAGE_STATS_TEXT =
   'No per-request stage statistics found. vLLM-Omni prints them with --log-stats; its stats tables need VLLM_LOGGING_LEVEL=DEBUG.';
 
+/** The same for a log with DEBUG lines: the level is already there, so the missing part is --log-stats. */
+export const NO_STAGE_STATS_AT_DEBUG_TEXT =
+  'No per-request stage statistics found. vLLM-Omni prints them with --log-stats, at VLLM_LOGGING_LEVEL=DEBUG; this log has DEBUG lines, so the server already logs at DEBUG: what is missing is --log-stats.';
+
+/** Compare's question for a log of no request stats that has DEBUG lines (its other one asks for both). */
+export const NO_REQUEST_STATS_AT_DEBUG_QUESTION =
+  'it has DEBUG lines, so the server already logs at DEBUG, as the per-stage tables need: was it written without --log-stats?';
+
 interface CodedFinding {
   readonly code: FindingCode;
   readonly message: string;
 }
 
-/** Why the input has no per-request stage statistics, in one sentence or two. */
-export function noStageStatsText(findings: readonly CodedFinding[]): string {
+/**
+ * Why the input has no per-request stage statistics, in one sentence or two. `debugLines`: the
+ * log has a line at DEBUG (AnalysisSnapshot.debugLines).
+ */
+export function noStageStatsText(findings: readonly CodedFinding[], debugLines = false): string {
   const unreadable = unreadableInputFinding(findings);
   if (unreadable !== undefined) {
     if (unreadable.code === 'input-gzip-damaged')
@@ -25,5 +36,5 @@ export function noStageStatsText(findings: readonly CodedFinding[]): string {
   }
   const legacy = findings.find((f) => f.code === 'legacy-stats-format');
   if (legacy !== undefined) return `No per-request stage statistics in the current format. ${legacy.message}`;
-  return NO_STAGE_STATS_TEXT;
+  return debugLines ? NO_STAGE_STATS_AT_DEBUG_TEXT : NO_STAGE_STATS_TEXT;
 }

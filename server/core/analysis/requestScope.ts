@@ -37,7 +37,8 @@ export function logRequestsReadText(logRequests: number, scope: RequestsInScope 
   return `the log's ${countOf(logRequests, 'request')} before it ${verb} read, ${inScopeText(logRequests, scope)}`;
 }
 
-function inScopeText(logRequests: number, { words, requests }: RequestsInScope): string {
+/** "2 of them in boot 2", "all of them in the window", "none of them in …"; of one request "in …" or "not in …". */
+export function inScopeText(logRequests: number, { words, requests }: RequestsInScope): string {
   if (logRequests === 1) return `${requests === 0 ? 'not ' : ''}in ${words}`;
   if (requests === 0) return `none of them in ${words}`;
   return `${requests === logRequests ? 'all' : requests} of them in ${words}`;

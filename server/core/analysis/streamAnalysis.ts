@@ -9,13 +9,13 @@ import { FindingsBuilder } from './findings';
 import { EngineSeriesBuilder, type EngineSeries } from './engineSeries';
 import { LogClock } from '../explain/logClock';
 import { inClockWindow, windowOnClock, type ClockWindow, type WindowSpec } from '../explain/timeWindow';
-import { metricNotReportingInEngineLines } from '../explain/metricNotReporting';
+import { metricNotReportingInEngineLines, type EngineLineScope } from '../explain/metricNotReporting';
 import { RequestAssembler } from './requestAssembler';
 import { RequestStore } from './requestStore';
 import { StageSummaryBuilder } from './stageSummary';
 import { EndToEndBuilder } from './endToEnd';
 import { TablesMissingCounter } from './tablesMissing';
-import { legacyStatsFinding } from './legacyStats';
+import { legacyStatsFinding, legacyStatsNote } from './legacyStats';
 import { engineStatsOnlyFinding } from './engineStatsOnly';
 import { requestScopeWords, type RequestsInScope } from './requestScope';
 import { LegacyRequestReader, mayPrecedeTables } from './legacyRequests';
@@ -35,6 +35,9 @@ import type {
   StageSummary,
   TablesMissing,
 } from './types';
+
+/** A window that holds no time: that of a log with no time to place it by. */
+const NO_TIME: ClockWindow = { fromMs: Number.POSITIVE_INFINITY, toMs: Number.NEGATIVE_INFINITY };
 
 export interface AnalysisSnapshot {
   /** Every request, materialized from the packed store on first access (a live view should page through `StreamAnalysis.requests` instead). */
@@ -76,6 +79,8 @@ export interface AnalysisSnapshot {
   readonly legacyJsonRecords: number;
   /** Run-level summary dicts and blocks (runSummaries.ts), as printed; null when none. */
   readonly runSummaries: RunSummaries | null;
+  /** The log has a line at DEBUG (ParseOutput.debugLines): stats tables it lacks want --log-stats, not the level. */
+  readonly debugLines: boolean;
 }
 
 /** What a window left out (StreamAnalysis.windowCounts). */
@@ -103,6 +108,8 @@ export interface LiveSummary {
   readonly overallSummaries: OverallSummaries | null;
   /** Run-level summary dicts and blocks (runSummaries.ts), as printed; null when none. */
   readonly runSummaries: RunSummaries | null;
+  /** The log has a line at DEBUG (ParseOutput.debugLines): stats tables it lacks want --log-stats, not the level. */
+  readonly debugLines: boolean;
 }
 
 export interface StreamAnalysisOptions {
@@ -205,8 +212,12 @@ export class StreamAnalysis {
   private readonly runSummaries = new RunSummaryCollector();
   private coldCount = 0;
   private accepted = 0;
+  /** ParseOutput.debugLines of any parser output so far. */
+  private debugLineRead = false;
   /** The window placed on the log clock at the first request with a time; null until then (or without one). */
   private clockWindow: ClockWindow | null = null;
+  /** Log clock of the first Engine line with a time (NaN until then): where a window is placed in a log without a timed request. */
+  private firstEngineLineMs = Number.NaN;
   private readonly bootPipelines = new BootPipelineEvidence();
   /** Requests per boot, before any selection: the boots a --boot may name. */
   private readonly bootRequests = new Map<number, number>();
@@ -218,6 +229,8 @@ export class StreamAnalysis {
     lastMs: Number.NEGATIVE_INFINITY,
   };
   private readonly keepRequests: boolean;
+  /** The boot and window selected, in words (requestScopeWords); null for the whole log. */
+  private readonly scopeWords: string | null;
   private readonly summarizeEdges: boolean;
   private readonly summarize: boolean;
 
@@ -232,18 +245,18 @@ export class StreamAnalysis {
     this.summarizeEdges = options.edgeSummaries ?? true;
     this.summarize = options.summarize ?? true;
     this.logEngineSeries = options.boot === undefined ? null : new EngineSeriesBuilder();
-    this.findingsBuilder.nameScope(
-      requestScopeWords({
-        ...(options.boot === undefined ? {} : { boot: options.boot }),
-        window: options.window !== undefined,
-      }),
-    );
+    this.scopeWords = requestScopeWords({
+      ...(options.boot === undefined ? {} : { boot: options.boot }),
+      window: options.window !== undefined,
+    });
+    this.findingsBuilder.nameScope(this.scopeWords);
   }
 
   /** Feeds one parser output; returns the requests it finalized. */
   ingest(output: ParseOutput): AnalyzedRequest[] {
     for (const problem of output.problems) this.problemList.push(problem);
     this.findingsBuilder.addProblems(output.problems);
+    if (output.debugLines === true) this.debugLineRead = true;
     const done: AnalyzedRequest[] = [];
     for (const record of output.records) this.addRecord(record, done);
     return done;
@@ -298,6 +311,11 @@ export class StreamAnalysis {
     return this.problemList.length;
   }
 
+  /** A line at DEBUG was read (AnalysisSnapshot.debugLines), without building a summary. */
+  get debugLines(): boolean {
+    return this.debugLineRead;
+  }
+
   /** The requests so far (live: grows as requests arrive). */
   get requests(): RequestStore {
     return this.store;
@@ -325,6 +343,7 @@ export class StreamAnalysis {
       tablesMissing: this.tablesMissing.notice(),
       overallSummaries: this.overall?.summary() ?? null,
       runSummaries: this.runSummaries.summaries(),
+      debugLines: this.debugLineRead,
     };
   }
 
@@ -363,13 +382,30 @@ export class StreamAnalysis {
   }
 
   /**
+   * The legacy-format line of an output without findings (the CSV), null without dicts: the log's
+   * dicts and the requests read from them, and how many of those the boot or window selected holds.
+   */
+  legacyNote(): string | null {
+    const words = this.scopeWords;
+    return legacyStatsNote(
+      this.legacyCount,
+      this.logLegacyRequests,
+      this.unmergedCount,
+      this.jsonCount,
+      this.logDictsWithTables,
+      words === null ? null : { words, legacyRequests: this.legacyRequestCount, withTables: this.dictsWithTables },
+    );
+  }
+
+  /**
    * The findings of the log as a whole, not of its requests: what its input is (compressed,
    * binary, a deploy config, cut short) and what its engine stats lines say. A window or scope
    * of its requests carries them, `within` it saying how many of the log's requests it holds;
-   * a view of one `boot` judges the KV-cache usage over that boot's engine lines.
+   * the KV-cache usage is judged over the engine lines the view keeps (`lines`: a boot's, a
+   * window's).
    */
-  logFindings(within: RequestsInScope | null = null, boot?: number): Finding[] {
-    return [...this.findingsBuilder.inputFindings(within), ...this.engineFindings(boot)];
+  logFindings(within: RequestsInScope | null = null, lines: EngineLineScope = {}): Finding[] {
+    return [...this.findingsBuilder.inputFindings(within), ...this.engineFindings(lines)];
   }
 
   private bootFindings(): Finding[] {
@@ -396,15 +432,35 @@ export class StreamAnalysis {
   }
 
   /**
-   * What the engine lines say: a KV-cache usage stuck at 0 over the lines of `boot` (the boot
-   * selected, else all of them), and engine-stats-only, which says what kind of log this is: over
-   * its every line and request, whatever a boot or window keeps.
+   * What the engine lines say: a KV-cache usage stuck at 0 over the lines `lines` keeps (those of
+   * the boot and window selected, else all of them), and engine-stats-only, which says what kind
+   * of log this is: over its every line and request, whatever a boot or window keeps.
    */
-  private engineFindings(boot = this.options.boot): Finding[] {
+  private engineFindings(lines: EngineLineScope = this.selectedEngineLines()): Finding[] {
     const series = this.engineSeriesBuilder.series();
     const logSeries = this.logEngineSeries === null ? series : this.logEngineSeries.series();
     const only = engineStatsOnlyFinding(logSeries, this.logRequestCount(), this.options.live?.() ?? false);
-    return [...metricNotReportingInEngineLines(series, boot), ...(only === null ? [] : [only])];
+    return [...metricNotReportingInEngineLines(series, lines), ...(only === null ? [] : [only])];
+  }
+
+  /**
+   * The engine lines of the boot and window selected. The window is placed on the log clock as
+   * the requests' is; in a log without a timed request, at its first timed Engine line (nothing
+   * else can place it), and in one with neither it holds no line.
+   */
+  private selectedEngineLines(): EngineLineScope {
+    const spec = this.options.window;
+    const boot = this.options.boot === undefined ? {} : { boot: this.options.boot };
+    if (spec === undefined) return boot;
+    const placed =
+      this.clockWindow ??
+      (Number.isFinite(this.firstEngineLineMs) ? windowOnClock(spec, this.firstEngineLineMs) : null);
+    return { ...boot, window: placed ?? NO_TIME };
+  }
+
+  /** The boots of the log's cold requests (a boot's or window's left-out ones too): those cold-start counts. */
+  coldBoots(): ReadonlySet<number> {
+    return this.findingsBuilder.coldBoots();
   }
 
   /** The requests the log gave, those a boot or a window left out too. */
@@ -453,6 +509,7 @@ export class StreamAnalysis {
       unmergedSummaryBlocks: this.unmergedCount,
       legacyJsonRecords: this.jsonCount,
       runSummaries: this.runSummaries.summaries(),
+      debugLines: this.debugLineRead,
     };
   }
 
@@ -478,6 +535,7 @@ export class StreamAnalysis {
       // With a boot selected, the engines' load is that boot's too.
       const boot = this.assembler.bootNumber;
       const timeMs = this.clock.midpoint(record.header?.timestamp ?? null) ?? Number.NaN;
+      if (Number.isNaN(this.firstEngineLineMs)) this.firstEngineLineMs = timeMs;
       if (this.inBoot(boot)) this.engineSeriesBuilder.add(record, timeMs, boot);
       this.logEngineSeries?.add(record, timeMs, boot);
     } else if (record.kind === 'legacyDict') {
@@ -600,11 +658,11 @@ export class StreamAnalysis {
     this.bootRequests.set(request.boot, (this.bootRequests.get(request.boot) ?? 0) + 1);
     if (!this.inBoot(request.boot)) {
       this.bootOutside += 1;
-      this.findingsBuilder.leaveOut();
+      this.findingsBuilder.leaveOut(request);
       return false;
     }
     if (!this.inWindow(request.timestamp, true)) {
-      this.findingsBuilder.leaveOut();
+      this.findingsBuilder.leaveOut(request);
       return false;
     }
     if (this.keepRequests) this.store.add(request);

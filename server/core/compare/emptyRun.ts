@@ -4,6 +4,7 @@
 import { unreadableInputFinding } from '../analysis/unreadableInput';
 import type { RunData } from './types';
 import { countOf } from '../numberText';
+import { NO_REQUEST_STATS_AT_DEBUG_QUESTION } from '../analysis/noStageStats';
 
 /** Why `run` holds nothing to compare, or null when it holds requests or histograms. */
 export function emptyRunReason(run: RunData): string | null {
@@ -16,5 +17,7 @@ export function emptyRunReason(run: RunData): string | null {
   const overall = run.samples.overallSummaryTables ?? 0;
   if (overall > 0)
     return `0 requests read: the log has ${countOf(overall, '[Overall Summary] table')} (one value per table and field, which \`stage-lens analyze\` shows) and no per-request stats table; comparing needs the per-request tables, which the server prints with --log-stats and VLLM_LOGGING_LEVEL=DEBUG`;
+  if (run.samples.debugLines === true)
+    return `0 requests read: no request stats in it (${NO_REQUEST_STATS_AT_DEBUG_QUESTION})`;
   return '0 requests read: no request stats in it (is it a vLLM-Omni server log written with --log-stats, and VLLM_LOGGING_LEVEL=DEBUG for the per-stage tables?)';
 }

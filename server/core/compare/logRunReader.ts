@@ -26,6 +26,7 @@ export class LogRunReader {
   private readonly bootRequests = new Map<number, number>();
   private bootOutside = 0;
   private overallSummaryTables = 0;
+  private debugLines = false;
   /** The model each boot's start-up lines named first. */
   private readonly bootModels = new Map<number, string>();
 
@@ -89,8 +90,11 @@ export class LogRunReader {
     this.accept(this.assembler.flush());
     if (this.legacy !== null) this.accept(this.legacy.release());
     const finished = this.samples.finish([]);
-    const samples =
-      this.overallSummaryTables === 0 ? finished : { ...finished, overallSummaryTables: this.overallSummaryTables };
+    const samples = {
+      ...finished,
+      ...(this.overallSummaryTables === 0 ? {} : { overallSummaryTables: this.overallSummaryTables }),
+      ...(this.debugLines ? { debugLines: true as const } : {}),
+    };
     // Stage summaries only sharpen the cold-start message; the comparison uses code, stage and count.
     return withFindings(samples, this.findings.findings([], Number.POSITIVE_INFINITY, rolesOf(samples)));
   }
@@ -98,6 +102,7 @@ export class LogRunReader {
   private ingest(output: ParseOutput): void {
     this.problems += output.problems.length;
     this.findings.addProblems(output.problems);
+    if (output.debugLines === true) this.debugLines = true;
     for (const record of output.records) {
       // Counted, and read by the assembler as any record (the tail's preprocess part reads its rows).
       if (record.kind === 'overallSummary' && this.inBoot(this.assembler.bootNumber)) this.overallSummaryTables += 1;

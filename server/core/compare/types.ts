@@ -181,6 +181,8 @@ export interface RunSamples {
   readonly servedModel?: string | null;
   /** [Overall Summary] tables read (one value per table and field, no request's): why a log of 0 requests has no split. */
   readonly overallSummaryTables?: number;
+  /** The log has a line at DEBUG (ParseOutput.debugLines): a log of 0 requests then lacks --log-stats, not the level. */
+  readonly debugLines?: true;
 }
 
 /** A run's p99 tails, by target (targetTails: a target only one request measured has none). */

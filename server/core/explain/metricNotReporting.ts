@@ -19,6 +19,7 @@ import { findFamily } from '../metricsText/metricNames';
 import { cutFamilyOf, WHOLE_INPUT, type ScrapeEnd } from '../metricsText/scrapeCut';
 import type { HistogramFamily, Labels, MetricFamily, ParsedExposition, ScalarFamily } from '../metricsText/model';
 import { groupedNumber } from '../numberText';
+import { inClockWindow, type ClockWindow } from './timeWindow';
 
 export const KNOWN_CAUSES = {
   statsNotDelivered:
@@ -284,17 +285,39 @@ export function scrapeChecksDone(exposition: ParsedExposition, end: ScrapeEnd = 
 }
 
 /**
- * KV-cache usage 0 in every `Engine NNN:` line of an engine that was running requests; of the
- * lines printed in `boot` alone when one is given (a boot's view: its engines' load is its own).
+ * The `Engine NNN:` lines a view judges: those printed in `boot`, those whose log time lies in
+ * `window` (a line without a time in none), or, `logWide`, the log's every line, said so, for a
+ * view whose window is not on the log clock (the last seconds of a capture).
  */
-export function metricNotReportingInEngineLines(series: readonly EngineSeries[], boot?: number): Finding[] {
+export interface EngineLineScope {
+  readonly boot?: number;
+  readonly window?: ClockWindow;
+  readonly logWide?: boolean;
+}
+
+/** " of boot 2", " in the window", " of boot 2 in the window", " of the log", or '' for the whole log's lines. */
+function engineLineScopeText({ boot, window, logWide }: EngineLineScope): string {
+  if (logWide === true) return ' of the log';
+  return `${boot === undefined ? '' : ` of boot ${boot}`}${window === undefined ? '' : ' in the window'}`;
+}
+
+/**
+ * KV-cache usage 0 in every `Engine NNN:` line of an engine that was running requests, over the
+ * lines `scope` keeps (a boot's or a window's view: its engines' load is its own).
+ */
+export function metricNotReportingInEngineLines(
+  series: readonly EngineSeries[],
+  scope: EngineLineScope = {},
+): Finding[] {
   const out: Finding[] = [];
-  const ofBoot = boot === undefined ? '' : ` of boot ${boot}`;
+  const { boot, window } = scope;
+  const ofScope = engineLineScopeText(scope);
   for (const e of series) {
     let loaded = 0;
     let zero = 0;
     for (let i = 0; i < e.running.length; i++) {
       if (boot !== undefined && e.boots[i] !== boot) continue;
+      if (window !== undefined && !inClockWindow(window, e.times[i])) continue;
       if (!(e.running[i] > 0)) continue;
       loaded++;
       if (e.kvCacheUsagePerc[i] === 0) zero++;
@@ -308,7 +331,7 @@ export function metricNotReportingInEngineLines(series: readonly EngineSeries[],
       finding(
         e.stage,
         'GPU KV cache usage (Engine log line)',
-        `${where}: ${zero} of ${loaded} lines${ofBoot} with requests running read 0.0%`,
+        `${where}: ${zero} of ${loaded} lines${ofScope} with requests running read 0.0%`,
         [KNOWN_CAUSES.statsThrottle, KNOWN_CAUSES.statsNotDelivered],
       ),
     );

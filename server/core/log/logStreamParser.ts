@@ -150,7 +150,11 @@ export class LogStreamParser {
   }
 
   private take(): ParseOutput {
-    const out: ParseOutput = { records: this.reader.records, problems: this.reader.problems };
+    const out: ParseOutput = {
+      records: this.reader.records,
+      problems: this.reader.problems,
+      debugLines: this.reader.debugLines,
+    };
     this.reader.records = [];
     this.reader.problems = [];
     return out;
@@ -162,5 +166,9 @@ export function parseLogText(text: string, options?: LogStreamParserOptions): Pa
   const parser = new LogStreamParser(options);
   const first = parser.push(text);
   const last = parser.end();
-  return { records: [...first.records, ...last.records], problems: [...first.problems, ...last.problems] };
+  return {
+    records: [...first.records, ...last.records],
+    problems: [...first.problems, ...last.problems],
+    debugLines: last.debugLines === true,
+  };
 }

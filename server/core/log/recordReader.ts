@@ -69,6 +69,8 @@ const MIN_CUT_PREFIX = 16;
 export class RecordReader implements LineSink, RecordSink {
   records: LogRecord[] = [];
   problems: ParseProblem[] = [];
+  /** A line at DEBUG was read (ParseOutput.debugLines). */
+  debugLines = false;
   private readonly ctx: ParseContext;
   /** Open records by process key (BARE_SLOT for lines without a prefix). */
   private readonly open = new OpenRecords(MAX_OPEN_RECORDS);
@@ -159,6 +161,7 @@ export class RecordReader implements LineSink, RecordSink {
       if (this.cutInsidePrefix(line, lineNo)) return;
       // A line without a prefix, after a CI timestamp or Python's `LEVEL:logger:`: read bare.
       const python = pythonDefaultPrefix(line);
+      if (python !== null && python.level === 'DEBUG') this.debugLines = true;
       return this.bareLine(line.slice(python === null ? stampEndOf(line) : python.messageStart), lineNo);
     }
     const key = line.slice(prefix.headerStart, prefix.messageStart);
@@ -399,6 +402,8 @@ export class RecordReader implements LineSink, RecordSink {
         return known;
       }
     }
+    // Checked only for a header not among the recent ones: every prefixed line's header was new once.
+    if (p.level === 'DEBUG') this.debugLines = true;
     const names = this.ctx.names;
     const last = recent[this.nextHeader === 0 ? recent.length - 1 : this.nextHeader - 1];
     // Reuse the strings of the last header where they are equal (no hashing, no copy).

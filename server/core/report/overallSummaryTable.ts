@@ -17,12 +17,30 @@ export function asPrinted(name: string, v: number): string {
   return groupedNumber(toLogPrecision(v), decimals, 3);
 }
 
+/**
+ * The units of the rows shown, for the heading: `_ms` fields, `_s` fields (seconds) and
+ * `…tokens_per_s` fields by name; counts have none. A table cut before a kind's rows names no unit of it.
+ */
+export function overallUnitNote(names: Iterable<string>): string {
+  let ms = false;
+  let seconds = false;
+  const rates: string[] = [];
+  for (const name of names) {
+    if (name.endsWith('_ms')) ms = true;
+    else if (name.endsWith('tokens_per_s')) rates.push(`${withVisibleControls(name)} in tokens/s`);
+    else if (name.endsWith('_s') && !name.endsWith('_per_s')) seconds = true;
+  }
+  const parts = [...(ms ? ['_ms fields in ms'] : []), ...(seconds ? ['_s fields in s'] : []), ...rates];
+  return parts.length === 0 ? '' : ` (${parts.join(', ')})`;
+}
+
 export function overallSummaryLines(overall: OverallSummaries): string[] {
   const n = overall.tables;
   const one = n === 1;
+  const units = overallUnitNote(Object.keys(overall.fieldStates));
   const title = one
-    ? 'From the [Overall Summary] table, as printed (_ms fields in ms, e2e_avg_tokens_per_s in tokens/s)'
-    : `From ${n} [Overall Summary] tables, one value per table (_ms fields in ms, e2e_avg_tokens_per_s in tokens/s)`;
+    ? `From the [Overall Summary] table, as printed${units}`
+    : `From ${n} [Overall Summary] tables, one value per table${units}`;
   const rows: string[][] = [];
   const notes: string[] = [];
   for (const name in overall.fieldStates) {

@@ -185,7 +185,7 @@ export function tableReport(snapshot: AnalysisSnapshot, options: TableReportOpti
   } else if (snapshot.stages.length === 0) {
     const legacy = legacyFinding;
     const unreadable = unreadableInputFinding(snapshot.findings);
-    const why = noStageStatsText(snapshot.findings);
+    const why = noStageStatsText(snapshot.findings, snapshot.debugLines);
     if (unreadable === undefined && legacy !== undefined) legacySaid = legacy;
     out.push(
       '',
