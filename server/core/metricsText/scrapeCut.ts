@@ -53,14 +53,14 @@ export function cutSeriesCaveat(of: 'series' | 'stage'): string {
 
 const CUT_CAVEATS = [cutSeriesCaveat('series'), cutSeriesCaveat('stage')];
 
-/** Whether a series' caveat starts with the cut's sentence (a row saved without its `cut` flag). */
-export function caveatSaysCut(caveat: string | null | undefined): boolean {
-  return caveat != null && CUT_CAVEATS.some((c) => caveat.startsWith(c));
-}
-
 /** The cut's sentence a series' caveat starts with; null when it does not. */
 export function cutSentenceOf(caveat: string | null | undefined): string | null {
   return caveat == null ? null : (CUT_CAVEATS.find((c) => caveat.startsWith(c)) ?? null);
+}
+
+/** Whether a series' caveat starts with the cut's sentence (a row saved without its `cut` flag). */
+export function caveatSaysCut(caveat: string | null | undefined): boolean {
+  return cutSentenceOf(caveat) !== null;
 }
 
 /**
@@ -69,8 +69,8 @@ export function cutSentenceOf(caveat: string | null | undefined): string | null 
  */
 export function caveatBesidesCut(caveat: string | null | undefined): string | null {
   if (caveat == null) return null;
-  const cut = CUT_CAVEATS.find((c) => caveat.startsWith(c));
-  if (cut === undefined) return caveat;
+  const cut = cutSentenceOf(caveat);
+  if (cut === null) return caveat;
   const rest = caveat.slice(cut.length).trim();
   return rest === '' ? null : rest;
 }
