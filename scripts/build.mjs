@@ -42,6 +42,8 @@ const CLI_COMMANDS = {
 // the deploy config's evidence brings the YAML library, which `analyze` without
 // --deploy-config never needs.
 const CLI_PARTS = { 'deploy-evidence': 'server/capture/deployEvidence.ts' };
+// analyze's parse worker: the entry of a thread (new Worker), loaded by no require.
+const CLI_THREADS = { 'parse-worker': 'server/cli/parseWorker.ts' };
 const apart = { ...CLI_COMMANDS, ...CLI_PARTS };
 const commandsApart = {
   name: 'cli-commands-apart',
@@ -84,7 +86,7 @@ const targets = [
     banner: { js: '#!/usr/bin/env node' },
     plugins: [commandsApart],
   },
-  ...Object.entries(apart).map(([name, entry]) => ({
+  ...Object.entries({ ...apart, ...CLI_THREADS }).map(([name, entry]) => ({
     ...node,
     entryPoints: { [`cli-${name}`]: entry },
     outdir: 'dist',

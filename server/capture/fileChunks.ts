@@ -36,7 +36,16 @@ function readInto(fd: number, buffer: Buffer): Promise<number> {
   });
 }
 
-async function* chunksOf(fd: number, chunkBytes: number): AsyncGenerator<Buffer, void, undefined> {
+/**
+ * The chunks of the regular file open on `fd`, from its position, in prefetched reads; `fd` is
+ * closed at the end unless `keepOpen` (its owner closes it: a worker thread reading the main
+ * thread's descriptor).
+ */
+export async function* chunksOf(
+  fd: number,
+  chunkBytes = DEFAULT_CHUNK_BYTES,
+  keepOpen = false,
+): AsyncGenerator<Buffer, void, undefined> {
   const buffers = [Buffer.allocUnsafe(chunkBytes), Buffer.allocUnsafe(chunkBytes)] as const;
   let next = 0;
   let pending: Promise<number> | null = readInto(fd, buffers[next]);
@@ -54,6 +63,6 @@ async function* chunksOf(fd: number, chunkBytes: number): AsyncGenerator<Buffer,
   } finally {
     // A read still running would write into a closed descriptor's buffer: wait for it.
     if (pending !== null) await pending.catch(() => 0);
-    close(fd, () => undefined);
+    if (!keepOpen) close(fd, () => undefined);
   }
 }

@@ -32,6 +32,7 @@ import { boundSign } from '../core/metricsText/quantileBounds';
 import type { Percentile } from '../core/reportedPercentiles';
 import { MAX_SCRAPE_BYTES, readByKind } from '../capture/inputByKind';
 import { fileChunks } from '../capture/fileChunks';
+import { WorkerParsedInput, workerParsedInput } from './parseInWorker';
 import { parseCommandArgs } from './commandArgs';
 import { urlInputMessage } from './urlInput';
 import { pushInPieces } from '../core/log/pushInPieces';
@@ -101,6 +102,9 @@ before it; 130 after Ctrl-C (143 after SIGTERM) ended a read of stdin, whose rep
 was read before it. A URL is not read: pipe a scrape in (curl -s URL | stage-lens analyze -).`;
 
 type Format = 'table' | 'json' | 'csv' | 'trace';
+
+/** What analyze reads: a stream, a file's chunks, or a file parsed in a worker thread. */
+type AnalyzeInput = Readable | AsyncIterable<Buffer> | WorkerParsedInput;
 
 export async function runAnalyze(argv: string[]): Promise<number> {
   const parsed = parseCommandArgs(
@@ -217,8 +221,12 @@ export async function runAnalyze(argv: string[]): Promise<number> {
     // read in large reads, each next one running while the last is parsed (faster, and nobody watches).
     const stream = source === '-' ? process.stdin : process.stderr.isTTY === true ? createReadStream(source) : null;
     if (stream !== null && source !== '-') progress = readProgress(stream as ReadStream, source);
-    const whole: Readable | AsyncIterable<Buffer> = stream ?? fileChunks(source);
-    const input = interrupts === null ? whole : interrupts.until(whole, () => process.stdin.destroy());
+    // A large log file is parsed in a worker thread beside the analysis (parseInWorker.ts).
+    const whole: AnalyzeInput = stream ?? workerParsedInput(source) ?? fileChunks(source);
+    const input =
+      interrupts === null || whole instanceof WorkerParsedInput
+        ? whole
+        : interrupts.until(whole, () => process.stdin.destroy());
     const sourceName = source === '-' ? 'stdin' : source;
     // Stages are named with their roles where the model the log serves, the file's name or the deploy config says the
     // pipeline, in the table, its findings, the JSON and the trace (as explain does).
@@ -369,7 +377,7 @@ interface AnalyzeRead {
  * with the log. The table needs the summaries alone.
  */
 export async function analyzeStream(
-  input: Readable | AsyncIterable<Buffer>,
+  input: AnalyzeInput,
   format: Exclude<Format, 'trace'>,
   scope: { readonly excludeCold: boolean; readonly window: WindowSpec | null; readonly boot: number | null },
   sourceName: string,
@@ -517,7 +525,7 @@ interface ReadOptions {
 
 /** The analysis of a log, or the histograms of a /metrics scrape (told apart by content). */
 async function readAnalysis(
-  input: Readable | AsyncIterable<Buffer>,
+  input: AnalyzeInput,
   options: ReadOptions,
 ): Promise<{
   analysis: StreamAnalysis;
@@ -546,7 +554,10 @@ async function readAnalysis(
     unreadable ??= unreadableInputProblem(output.problems) ?? null;
     analysis.ingest(output);
   };
-  const { kind, encoding } = await readByKind(input, (kind, encoding) => ({
+  const { kind, encoding } =
+    input instanceof WorkerParsedInput
+      ? await readInWorker(input, ingest, drained, () => (empty = false))
+      : await readByKind(input, (kind, encoding) => ({
     kind,
     encoding,
     push:
@@ -562,14 +573,15 @@ async function readAnalysis(
             scrapeChunks.push(Buffer.from(buf));
             scrapeBytes += buf.length;
           },
-  }));
+      }));
 
   let histograms: HistogramSummaryJson[] = [];
   let speechStreams: SpeechStreamCounts[] = [];
   let preemptions: PreemptionCount[] | null = null;
   let scrapeFindings: Finding[] = [];
   if (kind === 'log') {
-    ingest(parser.end());
+    // The worker's last batch held the parser's end.
+    if (!(input instanceof WorkerParsedInput)) ingest(parser.end());
     // What the gzip data gave before it broke off was read: the report says where it did.
     if (encoding.damage !== null) ingest({ records: [], problems: [{ ...encoding.damage, line: parser.lastLine }] });
     analysis.flush();
@@ -592,6 +604,19 @@ async function readAnalysis(
   if (encoding.damage !== null) empty = false;
   if (!empty) markFullRun();
   return { analysis, histograms, speechStreams, preemptions, kind, empty, scrapeFindings, unreadable, encoding };
+}
+
+/** A log file parsed in a worker thread: a log (told by its head), read as it is (not gzip). */
+async function readInWorker(
+  input: WorkerParsedInput,
+  ingest: (output: ParseOutput) => void,
+  drained: (() => Promise<void> | undefined) | undefined,
+  notEmpty: () => void,
+): Promise<{ kind: 'log'; encoding: InputEncoding }> {
+  // The file has bytes (the worker is used for none that is empty).
+  notEmpty();
+  await input.read(ingest, () => drained?.());
+  return { kind: 'log', encoding: { compression: null, logBytes: 0, damage: null } };
 }
 
 /** Why a series is known to mislead, besides a cut (which makes it unknown, not wrong); null: no lie known. */

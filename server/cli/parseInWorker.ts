@@ -1,0 +1,140 @@
+// A large log file is parsed in a worker thread (parseWorker.ts) while this thread analyzes the
+// records and writes the report: on two cores a cold `analyze` of a large log takes about the
+// parser's time instead of the parser's and the report's (docs/performance.md). Only a regular
+// file, not gzip, whose first bytes read as a log, of at least PARSE_WORKER_MIN_BYTES; not
+// where the progress line is shown (stderr a terminal: the file is streamed for it).
+// STAGE_LENS_PARSE_WORKER=0 turns it off, =1 on for any such file whatever its size.
+import { closeSync, existsSync, fstatSync, openSync, readSync, statSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { join } from 'node:path';
+import { Worker } from 'node:worker_threads';
+import { compressedFormatOf } from '../core/log/compressedInput';
+import { RecordUnpacker } from '../core/log/recordPack';
+import type { ParseOutput } from '../core/records';
+import { kindOfHead } from '../capture/inputByKind';
+import type { ParseWorkerData, ParseWorkerMessage } from './parseWorkerMessages';
+
+/** Below this a worker's start-up (~30 ms) costs more than parsing beside the analysis saves. */
+export const PARSE_WORKER_MIN_BYTES = 16 << 20;
+/** Bytes of the head whose kind is decided (as readByKind decides on a file's first 1 MB read). */
+const HEAD_BYTES = 64 * 1024;
+const WORKER_FILE = 'cli-parse-worker.js';
+
+/** A file being parsed in a worker thread: its parse outputs, in order. */
+export class WorkerParsedInput {
+  private readonly worker: Worker;
+  private readonly inFlight: Int32Array;
+  private readonly queue: ParseWorkerMessage[] = [];
+  private wake: (() => void) | null = null;
+  private failure: Error | null = null;
+  private closed = false;
+
+  constructor(
+    private readonly fd: number,
+    workerFile: string,
+  ) {
+    const inFlight = new SharedArrayBuffer(4);
+    this.inFlight = new Int32Array(inFlight);
+    const data: ParseWorkerData = { fd, inFlight };
+    this.worker = new Worker(workerFile, { workerData: data });
+    this.worker.on('message', (message: ParseWorkerMessage) => this.arrived(message));
+    this.worker.on('error', (err) => this.failed(err));
+    this.worker.on('exit', (code) => this.failed(new Error(`the parse worker stopped (exit ${code})`)));
+  }
+
+  private arrived(message: ParseWorkerMessage): void {
+    this.queue.push(message);
+    this.wake?.();
+  }
+
+  private failed(err: Error): void {
+    this.failure ??= err;
+    this.wake?.();
+  }
+
+  /**
+   * Hands each parse output to `take`, in order; after each batch's, awaits `afterBatch` (output
+   * backpressure, as after each chunk read on this thread). Throws a read error as fs gave it.
+   */
+  async read(take: (output: ParseOutput) => void, afterBatch: () => Promise<void> | undefined): Promise<void> {
+    const unpacker = new RecordUnpacker();
+    try {
+      for (;;) {
+        const message = await this.next();
+        if (message.type === 'error') throw Object.assign(new Error(message.message), { code: message.code });
+        for (const output of unpacker.outputs(message.batch)) take(output);
+        Atomics.sub(this.inFlight, 0, 1);
+        Atomics.notify(this.inFlight, 0);
+        if (message.type === 'end') return;
+        await afterBatch();
+      }
+    } finally {
+      await this.close();
+    }
+  }
+
+  private async next(): Promise<ParseWorkerMessage> {
+    for (;;) {
+      const message = this.queue.shift();
+      if (message !== undefined) return message;
+      if (this.failure !== null) throw this.failure;
+      await new Promise<void>((resolve) => (this.wake = resolve));
+      this.wake = null;
+    }
+  }
+
+  private async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    this.worker.removeAllListeners('exit');
+    await this.worker.terminate();
+    closeSync(this.fd);
+  }
+}
+
+/** Why the parse worker is used or not, from STAGE_LENS_PARSE_WORKER: 'forced' (=1), 'off' (=0), else 'auto'. */
+function parseWorkerSetting(env: NodeJS.ProcessEnv): 'forced' | 'off' | 'auto' {
+  const value = env['STAGE_LENS_PARSE_WORKER'];
+  return value === '1' ? 'forced' : value === '0' ? 'off' : 'auto';
+}
+
+/**
+ * The file at `source` parsed in a worker thread, when that is worth it (above); null when it
+ * is to be read on this thread. An error opening the file is thrown here, as reading it would.
+ */
+export function workerParsedInput(source: string, dir: string = __dirname): WorkerParsedInput | null {
+  const setting = parseWorkerSetting(process.env);
+  if (setting === 'off') return null;
+  if (setting === 'auto' && availableParallelism() < 2) return null;
+  const workerFile = join(dir, WORKER_FILE);
+  // Under a transpiler (tests) there is no worker bundle beside this file.
+  if (!existsSync(workerFile)) return null;
+  // Not opened unless regular: a FIFO is opened once (its reader is fileChunks).
+  let size: number;
+  try {
+    const stats = statSync(source);
+    if (!stats.isFile()) return null;
+    size = stats.size;
+  } catch {
+    return null;
+  }
+  if (size === 0 || (setting === 'auto' && size < PARSE_WORKER_MIN_BYTES)) return null;
+  const fd = openSync(source, 'r');
+  try {
+    if (!fstatSync(fd).isFile()) {
+      closeSync(fd);
+      return null;
+    }
+    const head = Buffer.allocUnsafe(HEAD_BYTES);
+    const n = readSync(fd, head, 0, HEAD_BYTES, 0);
+    const first = head.subarray(0, n);
+    if (n === 0 || compressedFormatOf(first) === 'gzip' || kindOfHead(first) !== 'log') {
+      closeSync(fd);
+      return null;
+    }
+  } catch {
+    closeSync(fd);
+    return null;
+  }
+  return new WorkerParsedInput(fd, workerFile);
+}

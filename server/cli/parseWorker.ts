@@ -1,0 +1,43 @@
+// `analyze`'s parse worker: a thread that reads a large log file and parses it, posting the
+// records packed (../core/log/recordPack.ts) to the thread that started it, which analyzes
+// them and writes the report meanwhile (parseInWorker.ts). A bundle of its own
+// (dist/cli-parse-worker.js): the thread loads only the parser.
+import { parentPort, workerData } from 'node:worker_threads';
+import { LogStreamParser } from '../core/log';
+import { pushInPieces } from '../core/log/pushInPieces';
+import { RecordPacker, type PackedBatch } from '../core/log/recordPack';
+import { chunksOf } from '../capture/fileChunks';
+import { MAX_BATCHES_IN_FLIGHT, type ParseWorkerData, type ParseWorkerMessage } from './parseWorkerMessages';
+
+async function parseFile(data: ParseWorkerData): Promise<void> {
+  const port = parentPort;
+  if (port === null) return;
+  const inFlight = new Int32Array(data.inFlight);
+  const parser = new LogStreamParser();
+  const packer = new RecordPacker();
+  const add = packer.add.bind(packer);
+  const post = (type: 'batch' | 'end', bytes: number): void => {
+    const batch: PackedBatch = packer.take();
+    const message: ParseWorkerMessage = { type, batch, bytes };
+    port.postMessage(message, [batch.tags.buffer, batch.numbers.buffer]);
+    if (type === 'end') return;
+    // Waits while the reader is MAX_BATCHES_IN_FLIGHT behind (the next read runs meanwhile).
+    for (let n = Atomics.add(inFlight, 0, 1) + 1; n >= MAX_BATCHES_IN_FLIGHT; n = Atomics.load(inFlight, 0))
+      Atomics.wait(inFlight, 0, n);
+  };
+  try {
+    for await (const chunk of chunksOf(data.fd, undefined, true)) {
+      pushInPieces(parser, chunk, add);
+      post('batch', chunk.length);
+    }
+  } catch (err) {
+    const e = err as NodeJS.ErrnoException;
+    const message: ParseWorkerMessage = { type: 'error', code: e.code, message: e.message };
+    port.postMessage(message);
+    return;
+  }
+  packer.add(parser.end());
+  post('end', 0);
+}
+
+void parseFile(workerData as ParseWorkerData);
