@@ -558,22 +558,22 @@ async function readAnalysis(
     input instanceof WorkerParsedInput
       ? await readInWorker(input, ingest, drained, () => (empty = false))
       : await readByKind(input, (kind, encoding) => ({
-    kind,
-    encoding,
-    push:
-      kind === 'log'
-        ? (buf: Buffer) => {
-            if (buf.length > 0) empty = false;
-            pushInPieces(parser, buf, ingest);
-            return drained?.();
-          }
-        : (buf: Buffer) => {
-            if (buf.length > 0) empty = false;
-            if (scrapeBytes >= MAX_SCRAPE_BYTES) return;
-            scrapeChunks.push(Buffer.from(buf));
-            scrapeBytes += buf.length;
-          },
-      }));
+          kind,
+          encoding,
+          push:
+            kind === 'log'
+              ? (buf: Buffer) => {
+                  if (buf.length > 0) empty = false;
+                  pushInPieces(parser, buf, ingest);
+                  return drained?.();
+                }
+              : (buf: Buffer) => {
+                  if (buf.length > 0) empty = false;
+                  if (scrapeBytes >= MAX_SCRAPE_BYTES) return;
+                  scrapeChunks.push(Buffer.from(buf));
+                  scrapeBytes += buf.length;
+                },
+        }));
 
   let histograms: HistogramSummaryJson[] = [];
   let speechStreams: SpeechStreamCounts[] = [];
@@ -602,7 +602,9 @@ async function readAnalysis(
   }
   // A gzip input that broke off before any log is not empty: it is damaged (unreadable).
   if (encoding.damage !== null) empty = false;
-  if (!empty) markFullRun();
+  // A file parsed in the worker thread did not run the parser here: this run's code cache lacks
+  // it, and is kept as partial for a run that parses on this thread to replace.
+  if (!empty && !(input instanceof WorkerParsedInput)) markFullRun();
   return { analysis, histograms, speechStreams, preemptions, kind, empty, scrapeFindings, unreadable, encoding };
 }
 

@@ -8,6 +8,7 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { buildBundles } from './support/buildBundles';
 import { generateBenchLog } from '../../scripts/bench/generateLog';
 import { PARSE_WORKER_MIN_BYTES } from '../../server/cli/parseInWorker';
@@ -117,7 +118,7 @@ test('the worker forced on: a missing file, a gzip log and a scrape are read as 
   assertSameWithWorker(path.join(scratch, 'missing.log'), []);
   const log = fs.readFileSync(path.join(ROOT, 'samples', 'qwen3-tts-first-audio-cold-start.log'));
   const gz = path.join(scratch, 'server.log.1.gz');
-  fs.writeFileSync(gz, (require('node:zlib') as typeof import('node:zlib')).gzipSync(log));
+  fs.writeFileSync(gz, gzipSync(log));
   assertSameWithWorker(gz, ['--format', 'json']);
   const scrape = fs
     .readdirSync(path.join(ROOT, 'test', 'fixtures'), { recursive: true, encoding: 'utf8' })

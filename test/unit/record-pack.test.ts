@@ -144,7 +144,9 @@ test('hostile names (quotes, non-ASCII, integer-like, __proto__) and a field map
     )
     .join('\n');
   const outputs = parseOutputs(Buffer.from(text + '\n'), 1 << 16);
-  assert.ok(recordsOf(outputs).some((r) => r.kind === 'stageTable' && r.rows.includes('toJSON') && r.rows.includes('10')));
+  assert.ok(
+    recordsOf(outputs).some((r) => r.kind === 'stageTable' && r.rows.includes('toJSON') && r.rows.includes('10')),
+  );
   assertRoundTrip('hostile names', outputs, 1);
   const own: FieldMap = Object.defineProperty({ a: measured(2.5) } as FieldMap, '__proto__', {
     value: measured(1),

@@ -132,7 +132,9 @@ export class RecordPacker {
   private numbers = new Float64Array(1 << 14);
   private numberCount = 0;
   private strings: string[] = [];
-  private readonly recentStrings: (string | undefined)[] = new Array<string | undefined>(RECENT_STRINGS).fill(undefined);
+  private readonly recentStrings: (string | undefined)[] = new Array<string | undefined>(RECENT_STRINGS).fill(
+    undefined,
+  );
   private readonly recentIndexes = new Int32Array(RECENT_STRINGS);
   private nextRecent = 0;
   private side: unknown[] = [];
@@ -533,8 +535,15 @@ export class RecordUnpacker {
     return this.tags[this.t++] as number;
   }
 
+  /**
+   * The next number; an integer as a small integer where it is one (line numbers, stage ids,
+   * counts), as the parser makes them: a double read from the array would otherwise be stored
+   * boxed in every record, and make the records' fields doubles for the code that reads them.
+   */
   private number(): number {
-    return this.numbers[this.n++] as number;
+    const v = this.numbers[this.n++] as number;
+    const i = v | 0;
+    return i === v && (i !== 0 || 1 / v > 0) ? i : v;
   }
 
   private string(): string {
