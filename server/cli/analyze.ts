@@ -217,12 +217,22 @@ export async function runAnalyze(argv: string[]): Promise<number> {
   // the read, and the report of what was read is printed, as `--follow` prints its final summary.
   const interrupts = source === '-' ? new Interrupts(['SIGINT', 'SIGTERM']) : null;
   try {
-    // On a terminal the file is streamed so that its progress can be shown; otherwise it is
-    // read in large reads, each next one running while the last is parsed (faster, and nobody watches).
-    const stream = source === '-' ? process.stdin : process.stderr.isTTY === true ? createReadStream(source) : null;
-    if (stream !== null && source !== '-') progress = readProgress(stream as ReadStream, source);
-    // A large log file is parsed in a worker thread beside the analysis (parseInWorker.ts).
-    const whole: AnalyzeInput = stream ?? workerParsedInput(source) ?? fileChunks(source);
+    // A large log file is parsed in a worker thread beside the analysis and the JSON writer
+    // (parseInWorker.ts). Else, on a terminal the file is streamed so that its progress can be
+    // shown; otherwise it is read in large reads, each next one running while the last is parsed
+    // (faster, and nobody watches).
+    const inWorker = source === '-' ? null : workerParsedInput(source, format === 'json');
+    const stream =
+      source === '-'
+        ? process.stdin
+        : inWorker === null && process.stderr.isTTY === true
+          ? createReadStream(source)
+          : null;
+    if (source !== '-') {
+      const read = inWorker ?? (stream as ReadStream | null);
+      if (read !== null) progress = readProgress(read, source);
+    }
+    const whole: AnalyzeInput = inWorker ?? stream ?? fileChunks(source);
     const input =
       interrupts === null || whole instanceof WorkerParsedInput
         ? whole

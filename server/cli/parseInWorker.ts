@@ -1,13 +1,16 @@
 // A large log file is parsed in a worker thread (parseWorker.ts) while this thread analyzes the
-// records and writes the report: on two cores a cold `analyze` of a large log takes about the
-// parser's time instead of the parser's and the report's (docs/performance.md). Only a regular
-// file, not gzip, whose first bytes read as a log, of at least PARSE_WORKER_MIN_BYTES; not
-// where the progress line is shown (stderr a terminal: the file is streamed for it).
-// STAGE_LENS_PARSE_WORKER=0 turns it off, =1 on for any such file whatever its size.
+// records and writes the JSON report: on two free cores a cold `analyze --format json` of a large
+// log takes about the longer of the two instead of both (docs/performance.md, "Cold processes,
+// change by change"). The hand-over costs both threads some work (packing, unpacking), which the
+// table, CSV and trace do not win back: their writing is small, or comes after the read. Only a
+// regular file, not gzip, whose first bytes read as a log, of at least PARSE_WORKER_MIN_BYTES,
+// on a machine of two cores or more. STAGE_LENS_PARSE_WORKER=0 turns it off, =1 on for any such
+// file whatever its size and the format.
 import { closeSync, existsSync, fstatSync, openSync, readSync, statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
+import { EventEmitter } from 'node:events';
 import { compressedFormatOf } from '../core/log/compressedInput';
 import { RecordUnpacker } from '../core/log/recordPack';
 import type { ParseOutput } from '../core/records';
@@ -20,8 +23,12 @@ export const PARSE_WORKER_MIN_BYTES = 16 << 20;
 const HEAD_BYTES = 64 * 1024;
 const WORKER_FILE = 'cli-parse-worker.js';
 
-/** A file being parsed in a worker thread: its parse outputs, in order. */
-export class WorkerParsedInput {
+/**
+ * A file being parsed in a worker thread: its parse outputs, in order. `bytesRead`: the bytes
+ * whose records were taken (the progress line's); 'end' once they all were, or the read failed.
+ */
+export class WorkerParsedInput extends EventEmitter {
+  bytesRead = 0;
   private readonly worker: Worker;
   private readonly inFlight: Int32Array;
   private readonly queue: ParseWorkerMessage[] = [];
@@ -33,6 +40,7 @@ export class WorkerParsedInput {
     private readonly fd: number,
     workerFile: string,
   ) {
+    super();
     const inFlight = new SharedArrayBuffer(4);
     this.inFlight = new Int32Array(inFlight);
     const data: ParseWorkerData = { fd, inFlight };
@@ -65,10 +73,12 @@ export class WorkerParsedInput {
         for (const output of unpacker.outputs(message.batch)) take(output);
         Atomics.sub(this.inFlight, 0, 1);
         Atomics.notify(this.inFlight, 0);
+        this.bytesRead += message.bytes;
         if (message.type === 'end') return;
         await afterBatch();
       }
     } finally {
+      this.emit('end');
       await this.close();
     }
   }
@@ -99,13 +109,18 @@ function parseWorkerSetting(env: NodeJS.ProcessEnv): 'forced' | 'off' | 'auto' {
 }
 
 /**
- * The file at `source` parsed in a worker thread, when that is worth it (above); null when it
- * is to be read on this thread. An error opening the file is thrown here, as reading it would.
+ * The file at `source` parsed in a worker thread, when that is worth it (above; `writesWhileRead`:
+ * the report is written as the requests are read, the JSON's); null when it is to be read on this
+ * thread. An error opening the file is thrown here, as reading it would.
  */
-export function workerParsedInput(source: string, dir: string = __dirname): WorkerParsedInput | null {
+export function workerParsedInput(
+  source: string,
+  writesWhileRead: boolean,
+  dir: string = __dirname,
+): WorkerParsedInput | null {
   const setting = parseWorkerSetting(process.env);
   if (setting === 'off') return null;
-  if (setting === 'auto' && availableParallelism() < 2) return null;
+  if (setting === 'auto' && (!writesWhileRead || availableParallelism() < 2)) return null;
   const workerFile = join(dir, WORKER_FILE);
   // Under a transpiler (tests) there is no worker bundle beside this file.
   if (!existsSync(workerFile)) return null;

@@ -1,17 +1,23 @@
 // Progress of a long read on a terminal: `stage-lens analyze big.log` on a TTY shows how far
 // it is on stderr, one line rewritten in place, gone when the read ends. Nothing is shown when
 // stderr is not a terminal (a pipe, a file, CI) or when the read is over within a second.
-import { statSync, type ReadStream } from 'node:fs';
+import { statSync } from 'node:fs';
 
 export interface ProgressLine {
   stop(): void;
+}
+
+/** A read whose progress is shown: the bytes read so far, and its end (a file's read stream, or the parse worker's). */
+export interface ProgressSource {
+  readonly bytesRead: number;
+  once(event: 'end' | 'close' | 'error', listener: () => void): unknown;
 }
 
 const MB = 1024 * 1024;
 
 /** Starts reporting `input`'s reading of `file` on `out` (stderr) if `out` is a terminal. */
 export function readProgress(
-  input: ReadStream,
+  input: ProgressSource,
   file: string,
   out: NodeJS.WriteStream = process.stderr,
 ): ProgressLine | null {
@@ -43,6 +49,8 @@ export function readProgress(
     shown = false;
   };
   // Gone before the report is printed (stdout may be the same terminal).
-  input.once('end', stop).once('close', stop).once('error', stop);
+  input.once('end', stop);
+  input.once('close', stop);
+  input.once('error', stop);
   return { stop };
 }

@@ -44,17 +44,22 @@ function analyze(worker: '0' | '1', file: string, args: readonly string[]): Run 
  * Whether a run parsed in a worker thread: node's --cpu-prof writes a profile per thread, and
  * the worker's runs the worker bundle. `worker` undefined: the setting left unset (by size).
  */
-function parsedInWorker(worker: '0' | '1' | undefined, file: string): boolean {
+function parsedInWorker(worker: '0' | '1' | undefined, file: string, format = 'json'): boolean {
   const dir = fs.mkdtempSync(path.join(scratch, 'profiles-'));
   const env = { ...process.env };
   delete env['STAGE_LENS_PARSE_WORKER'];
   if (worker !== undefined) env['STAGE_LENS_PARSE_WORKER'] = worker;
-  const run = spawnSync(process.execPath, ['--cpu-prof', '--cpu-prof-dir', dir, CLI, 'analyze', file], {
-    encoding: 'utf8',
-    timeout: 300_000,
-    env,
-  });
-  assert.equal(run.status, 0, run.stderr);
+  const run = spawnSync(
+    process.execPath,
+    ['--cpu-prof', '--cpu-prof-dir', dir, CLI, 'analyze', file, '--format', format],
+    {
+      encoding: 'utf8',
+      timeout: 300_000,
+      stdio: ['ignore', 'ignore', 'pipe'],
+      env,
+    },
+  );
+  assert.equal(run.status, 0, `${run.signal ?? ''} ${run.stderr}`);
   const profiles = fs.readdirSync(dir).map((name) => fs.readFileSync(path.join(dir, name), 'utf8'));
   fs.rmSync(dir, { recursive: true, force: true });
   return profiles.length > 1 && profiles.some((profile) => profile.includes('cli-parse-worker.js'));
@@ -81,10 +86,13 @@ test('a generated log above the worker size: table, JSON, CSV, trace, a window a
   const file = path.join(scratch, 'large.log');
   generateBenchLog(file, PARSE_WORKER_MIN_BYTES + (1 << 20), 5);
   assert.ok(fs.statSync(file).size >= PARSE_WORKER_MIN_BYTES);
-  // Used by size unless turned off (on a machine of two cores or more).
+  // Used by size for the JSON unless turned off (on a machine of two cores or more); for the
+  // other formats only when turned on.
   assert.equal(parsedInWorker(undefined, file), os.availableParallelism() >= 2);
   assert.equal(parsedInWorker('1', file), true);
   assert.equal(parsedInWorker('0', file), false);
+  assert.equal(parsedInWorker(undefined, file, 'table'), false);
+  assert.equal(parsedInWorker('1', file, 'table'), true);
   const table = assertSameWithWorker(file, []);
   assert.equal(table.status, 0, table.stderr);
   assert.match(table.stdout, /^Stage Lens: [\d,]+ requests, /);
@@ -126,3 +134,40 @@ test('the worker forced on: a missing file, a gzip log and a scrape are read as 
   assert.ok(scrape !== undefined);
   assertSameWithWorker(path.join(ROOT, 'test', 'fixtures', scrape), []);
 });
+
+const hasScript = spawnSync('script', ['--version'], { encoding: 'utf8' }).status === 0;
+const shellQuote = (s: string): string => `'${s.replace(/'/g, `'\\''`)}'`;
+
+test(
+  'on a terminal, a file parsed in the worker shows the read progress and erases it',
+  { skip: hasScript ? false : 'needs util-linux script(1) for a pseudo-terminal' },
+  () => {
+    const sample = fs.readFileSync(path.join(ROOT, 'samples', 'qwen3-tts-first-audio-cold-start.log'));
+    const log = path.join(scratch, 'tty.log');
+    fs.writeFileSync(log, Buffer.concat(Array.from({ length: 40 }, () => sample)));
+    const out = path.join(scratch, 'tty.json');
+    const profiles = fs.mkdtempSync(path.join(scratch, 'tty-profiles-'));
+    const command = `${shellQuote(process.execPath)} --cpu-prof --cpu-prof-dir ${shellQuote(profiles)} ${shellQuote(CLI)} analyze ${shellQuote(log)} --format json > ${shellQuote(out)}`;
+    const run = spawnSync('script', ['-qfec', command, '/dev/null'], {
+      encoding: 'utf8',
+      timeout: 120_000,
+      env: { ...process.env, STAGE_LENS_PROGRESS_DELAY_MS: '0', STAGE_LENS_PARSE_WORKER: '1' },
+    });
+    assert.equal(run.status, 0, run.stderr);
+    // Parsed in the worker (a profile of its thread beside the main thread's).
+    const threads = fs.readdirSync(profiles).map((name) => fs.readFileSync(path.join(profiles, name), 'utf8'));
+    assert.ok(threads.length > 1 && threads.some((profile) => profile.includes('cli-parse-worker.js')));
+    const screen = run.stdout;
+    const lines = [...screen.matchAll(/\r\x1b\[Kstage-lens: reading (\S+): ([\d.]+) of ([\d.]+) MB \((\d+)%\)/g)];
+    assert.ok(lines.length >= 1, `no progress line on the terminal: ${JSON.stringify(screen.slice(0, 300))}`);
+    const size = (fs.statSync(log).size / 1048576).toFixed(1);
+    for (const m of lines) {
+      assert.equal(m[1], log);
+      assert.equal(m[3], size);
+      assert.ok(Number(m[2]) <= Number(size));
+    }
+    assert.ok(screen.endsWith('\r\x1b[K'), `ends with ${JSON.stringify(screen.slice(-40))}`);
+    const report = JSON.parse(fs.readFileSync(out, 'utf8')) as { requests: unknown[] };
+    assert.equal(report.requests.length, 25 * 40);
+  },
+);
