@@ -104,7 +104,7 @@ test('a generated log above the worker size: table, JSON, CSV, trace, a window a
   assertSameWithWorker(file, ['--boot', '2']);
 });
 
-test('every log fixture, the worker forced on: JSON, table and a boot alike', () => {
+test('every log fixture, the worker forced on: JSON, table and a boot alike; a missing file, gzip and a scrape as without it', () => {
   const logs = [
     ...fs.readdirSync(path.join(ROOT, 'samples')).map((name) => path.join(ROOT, 'samples', name)),
     ...fs
@@ -120,9 +120,7 @@ test('every log fixture, the worker forced on: JSON, table and a boot alike', ()
     assertSameWithWorker(file, ['--format', 'json']);
     assertSameWithWorker(file, ['--boot', '2']);
   }
-});
-
-test('the worker forced on: a missing file, a gzip log and a scrape are read as without it', () => {
+  // What the worker does not read (a missing file, a gzip log, a scrape) is read as without it.
   assertSameWithWorker(path.join(scratch, 'missing.log'), []);
   const log = fs.readFileSync(path.join(ROOT, 'samples', 'qwen3-tts-first-audio-cold-start.log'));
   const gz = path.join(scratch, 'server.log.1.gz');
