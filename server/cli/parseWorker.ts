@@ -7,7 +7,13 @@ import { LogStreamParser } from '../core/log';
 import { pushInPieces } from '../core/log/pushInPieces';
 import { RecordPacker, type PackedBatch } from '../core/log/recordPack';
 import { chunksOf } from '../capture/fileChunks';
+import type { ParseOutput } from '../core/records';
 import { MAX_BATCHES_IN_FLIGHT, type ParseWorkerData, type ParseWorkerMessage } from './parseWorkerMessages';
+
+/** Packed bytes of the first batch; each next one of the first megabyte doubles it. */
+const FIRST_BATCH_BYTES = 16 * 1024;
+/** From this size on, a batch is a chunk's (1 MB of log). */
+const LATER_BATCH_BYTES = 512 * 1024;
 
 async function parseFile(data: ParseWorkerData): Promise<void> {
   const port = parentPort;
@@ -15,7 +21,16 @@ async function parseFile(data: ParseWorkerData): Promise<void> {
   const inFlight = new Int32Array(data.inFlight);
   const parser = new LogStreamParser();
   const packer = new RecordPacker();
-  const add = packer.add.bind(packer);
+  // The first batches are small: the reader starts on the first records while the parser is
+  // still cold (its first megabyte takes several times a later one's time).
+  let batchBytes = FIRST_BATCH_BYTES;
+  const add = (output: ParseOutput): void => {
+    packer.add(output);
+    if (batchBytes < LATER_BATCH_BYTES && packer.size >= batchBytes) {
+      post('batch', 0);
+      batchBytes *= 2;
+    }
+  };
   const post = (type: 'batch' | 'end', bytes: number): void => {
     const batch: PackedBatch = packer.take();
     const message: ParseWorkerMessage = { type, batch, bytes };

@@ -638,13 +638,14 @@ export class RecordUnpacker {
     for (let i = 0; i < count; i++) {
       const kind = this.tag();
       if (kind === CELL_NUMBER) {
-        values[i] = this.number();
+        // A cell's number as the parser reads it: a double.
+        values[i] = this.numbers[this.n++] as number;
         extras[i] = undefined;
         continue;
       }
       extra = true;
       if (kind === CELL_SAMPLED) {
-        const value = this.number();
+        const value = this.numbers[this.n++] as number;
         extras[i] = measured(value, this.number());
       } else if (kind === CELL_NONE) extras[i] = NOT_MEASURED;
       else if (kind === CELL_BLANK) extras[i] = BLANK;
