@@ -97,6 +97,9 @@ export class WorkerParsedInput extends EventEmitter {
     if (this.closed) return;
     this.closed = true;
     this.worker.removeAllListeners('exit');
+    // A worker waiting for batches to be taken (the read stopped early) is woken to be ended.
+    Atomics.store(this.inFlight, 0, 0);
+    Atomics.notify(this.inFlight, 0);
     await this.worker.terminate();
     closeSync(this.fd);
   }
