@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { EventEmitter } from 'node:events';
 import { compressedFormatOf } from '../core/log/compressedInput';
-import { RecordUnpacker } from '../core/log/recordPack';
+import { RecordUnpacker } from '../core/log/recordUnpacker';
 import type { ParseOutput } from '../core/records';
 import { kindOfHead } from '../capture/inputByKind';
 import type { ParseWorkerData, ParseWorkerMessage } from './parseWorkerMessages';

@@ -5,7 +5,8 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { LogStreamParser } from '../core/log';
 import { pushInPieces } from '../core/log/pushInPieces';
-import { RecordPacker, type PackedBatch } from '../core/log/recordPack';
+import { RecordPacker } from '../core/log/recordPacker';
+import type { PackedBatch } from '../core/log/recordPack';
 import { chunksOf } from '../capture/fileChunks';
 import type { ParseOutput } from '../core/records';
 import { MAX_BATCHES_IN_FLIGHT, type ParseWorkerData, type ParseWorkerMessage } from './parseWorkerMessages';
