@@ -62,7 +62,8 @@ Options:
   --fail-within-noise           a change rule that crosses its threshold fails even when the
                                 difference is within noise (default: it is reported, not failed)
   --fail-unevaluated            a rule that cannot be evaluated (its metric measured in
-                                neither run, or in the candidate only) fails (default:
+                                neither run, or in the candidate only; its /metrics series
+                                cut short in a scrape, so unknown) fails (default:
                                 reported). A metric measured in the baseline and not in the
                                 candidate (e.g. the codec TTFT becomes not recorded) fails
                                 without it: the candidate lost a measurement

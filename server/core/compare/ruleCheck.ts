@@ -10,9 +10,13 @@
 //    the stage did not run, or its /metrics series known to be wrong there) is a regression
 //    of what the server reports: `unmeasured`, which fails. Measured in the candidate only,
 //    or folded into prefill+decode (one output), is no regression.
+//  - a /metrics series cut short in a scrape the rule reads (the text broke off inside it) is
+//    unknown there, not missing: a capture problem, not the server ceasing to report it. The
+//    rule is `notEvaluated`, saying to take that scrape again, in either run or both; a
+//    series also known to be wrong (its caveat besides the cut) is judged by that.
 //  - a rule that cannot be evaluated (metric measured in neither run or in the candidate
-//    only, a baseline of 0 for a % change) is `notEvaluated` with the reason, and fails only
-//    with `failUnevaluated`.
+//    only, a series cut short, a baseline of 0 for a % change) is `notEvaluated` with the
+//    reason, and fails only with `failUnevaluated`.
 //  - a rule naming a stage neither run has is a usage error (ruleScopeErrors): a typo must
 //    not pass a gate as "not evaluated".
 import { groupedNumber } from '../numberText';
