@@ -32,6 +32,7 @@ import { COMPARE_WORKER_COMMAND } from './workerCommand';
 import { countOf } from '../core/numberText';
 import { writeOut } from './stdoutWrite';
 import { terminalText } from '../core/textTable';
+import { markFullRun } from '../codeCacheRun';
 
 const HELP = `Usage: stage-lens compare <baseline> <candidate> [options]
 
@@ -354,6 +355,7 @@ export async function runCompare(argv: string[]): Promise<number> {
     return 2;
   }
   const [baseline, candidate] = runs;
+  markFullRun();
   const bootProblem =
     runBootProblem(baseline, 'baseline', baselineBoot as number | null) ??
     runBootProblem(candidate, 'candidate', candidateBoot as number | null);
