@@ -31,7 +31,7 @@ const CUT_AT = (name: string, file: string): string =>
   `stage-lens compare: warning: the ${name} (${file}): The /metrics scrape ends inside its line 455, with no line feed after it (a file or body cut short): the series before it are read; the rest of the scrape is not.\n`;
 
 const cutShort = (quantile: string, run: string): string =>
-  `not evaluated: the ${FAMILY} series of stage 1 is cut short in ${run}'s scrape, so stage 1 decode ${quantile} is unknown there, not measured (a capture cut short, not a lost measurement): take ${run}'s scrape again`;
+  `the ${FAMILY} series of stage 1 is cut short in ${run}'s scrape, so stage 1 decode ${quantile} is unknown there, not measured (a capture cut short, not a lost measurement): take ${run}'s scrape again`;
 const notEvaluatedLine = (rule: string, detail: string): string => `       not evaluated ${rule}: ${detail}`;
 
 test('a candidate scrape cut short in the series a gate reads: not evaluated (exit 0), failed only with --fail-unevaluated', () => {
@@ -63,7 +63,7 @@ test('a candidate scrape cut short in the series a gate reads: not evaluated (ex
   assert.ok(markdown.stdout.includes('**Rules:** ✅ none of 1 failed (1 not evaluated)\n'), markdown.stdout);
   assert.ok(
     markdown.stdout.includes(
-      `\n| ❔ | stage1.decode.p50 &gt; +10% | ${cutShort('p50', 'the candidate').replace(/_/g, '\\_')} |\n`,
+      `\n| ❔ | stage1.decode.p50 &gt; +10% | not evaluated: ${cutShort('p50', 'the candidate').replace(/_/g, '\\_')} |\n`,
     ),
     markdown.stdout,
   );
@@ -110,7 +110,7 @@ test('a baseline scrape cut short: the change gate is not evaluated, the limit r
 test('both scrapes cut short in the series: its row is kept and says so, and the gate says both scrapes are cut (exit 0)', () => {
   const run = runCli(['compare', baselineCut, candidateCut, '--fail-if', CHANGE, '--fail-if', LIMIT]);
   assert.equal(run.status, 0, run.stderr);
-  const both = `not evaluated: the ${FAMILY} series of stage 1 is cut short in both runs' scrapes, so stage 1 decode p50 is unknown in both, not measured (a capture cut short, not a lost measurement): take both scrapes again`;
+  const both = `the ${FAMILY} series of stage 1 is cut short in both runs' scrapes, so stage 1 decode p50 is unknown in both, not measured (a capture cut short, not a lost measurement): take both scrapes again`;
   assert.ok(
     run.stdout.endsWith(
       `\nRules (--fail-if)\n${notEvaluatedLine(CHANGE, both)}\n${notEvaluatedLine(LIMIT, cutShort('p90', 'the candidate'))}\n`,

@@ -49,7 +49,7 @@ const LIMIT = rule('stage1.decode.p90 > 5000ms');
 const FAMILY = 'vllm:request_decode_time_seconds';
 
 const cutShort = (quantile: string, inRun: string): string =>
-  `not evaluated: the ${FAMILY} series of stage 1 is cut short in ${inRun}'s scrape, so stage 1 decode ${quantile} is unknown there, not measured (a capture cut short, not a lost measurement): take ${inRun}'s scrape again`;
+  `the ${FAMILY} series of stage 1 is cut short in ${inRun}'s scrape, so stage 1 decode ${quantile} is unknown there, not measured (a capture cut short, not a lost measurement): take ${inRun}'s scrape again`;
 
 function stage1Decode(report: ComparisonReport) {
   const rows = report.histograms.filter((h) => h.family === FAMILY && h.labels['stage'] === '1');
@@ -115,7 +115,7 @@ test('a series cut short in both runs is kept in the report, and a rule on it sa
   );
   assert.equal(
     checkRule(CHANGE, report).detail,
-    `not evaluated: the ${FAMILY} series of stage 1 is cut short in both runs' scrapes, so stage 1 decode p50 is unknown in both, not measured (a capture cut short, not a lost measurement): take both scrapes again`,
+    `the ${FAMILY} series of stage 1 is cut short in both runs' scrapes, so stage 1 decode p50 is unknown in both, not measured (a capture cut short, not a lost measurement): take both scrapes again`,
   );
   // A limit reads the candidate alone.
   assert.equal(checkRule(LIMIT, report).detail, cutShort('p90', 'the candidate'));

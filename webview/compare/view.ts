@@ -154,7 +154,8 @@ function histogramTable(rows: readonly HistogramComparison[]): HTMLElement {
           }),
           h('td', {
             className: 'n',
-            text: `${r.baseline === null ? 0 : (r.baseline.count ?? '?')} / ${r.candidate === null ? 0 : (r.candidate.count ?? '?')}`,
+            // Absent from a scrape cut short before it: unknown there (?), not 0.
+            text: `${r.baseline === null ? (r.unreadIn === 'baseline' ? '?' : 0) : (r.baseline.count ?? '?')} / ${r.candidate === null ? (r.unreadIn === 'candidate' ? '?' : 0) : (r.candidate.count ?? '?')}`,
           }),
           ...(histogramNoDiffText(r) === null
             ? r.quantiles.map((q) => {
