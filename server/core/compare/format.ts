@@ -278,7 +278,7 @@ export function histogramMarks(h: HistogramComparison, cut: string, lie: string)
 
 /**
  * Why a run's series is not usable: absent from its scrape cut short before it, cut short
- * (unknown both), or known to be wrong; null when it is usable.
+ * (unknown either way), or known to be wrong; null when it is usable.
  */
 function notUsableWord(h: HistogramComparison, run: 'baseline' | 'candidate'): string | null {
   if (h.unreadIn === run) return 'cut short before it';
