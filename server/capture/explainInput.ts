@@ -11,6 +11,7 @@ import type { Readable } from 'node:stream';
 import { LogStreamParser } from '../core/log';
 import { StreamAnalysis, type AnalysisSnapshot } from '../core/analysis/streamAnalysis';
 import type { BootCounts } from '../core/analysis/types';
+import { noStageStatsAdvice } from '../core/analysis/noStageStats';
 import type { Finding } from '../core/analysis/types';
 import { ExplainIndex } from '../core/explain/explainIndex';
 import { gaugesOfEngines } from '../core/explain/explainReport';
@@ -60,6 +61,10 @@ export interface ExplainInput {
   readonly empty: boolean;
   /** [Overall Summary] tables read while the log had no per-request stage table: run totals explain cannot use; 0 for a scrape. */
   readonly overallSummaryTables: number;
+  /** The log has a line at DEBUG (AnalysisSnapshot.debugLines); false for a scrape. */
+  readonly debugLines: boolean;
+  /** analyze's words for a log with no per-request stage statistics (noStageStatsAdvice); null otherwise, and for a scrape. */
+  readonly noStageStats: string | null;
   /** The stages of the log's analysis (a deploy config of other stages did not serve it: deployEvidence.ts); none for a scrape. */
   readonly stages: AnalysisSnapshot['stages'];
   /** Read for one server boot (ExplainReadOptions.boot): the other boots' requests left out, and the boots the log has. */
@@ -147,6 +152,13 @@ class LogExplainReader {
       ),
       empty: this.bytes === 0,
       overallSummaryTables: snapshot.overallSummaries?.tables ?? 0,
+      debugLines: snapshot.debugLines,
+      noStageStats: noStageStatsAdvice(
+        snapshot.stages.length,
+        snapshot.overallSummaries?.tables ?? 0,
+        snapshot.findings,
+        snapshot.debugLines,
+      ),
       stages: snapshot.stages,
       bootCounts: this.analysis.bootCounts(),
       compression: null,
@@ -170,6 +182,8 @@ function scrapeInput(text: string, end: ScrapeEnd = WHOLE_INPUT): ExplainInput {
     scrapeChecks: scrapeChecksDone(exposition, end),
     empty: text.length === 0,
     overallSummaryTables: 0,
+    debugLines: false,
+    noStageStats: null,
     stages: [],
     compression: null,
     gzipDamage: null,

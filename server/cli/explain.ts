@@ -201,6 +201,8 @@ export async function runExplain(argv: string[]): Promise<number> {
         ...(boot === null ? {} : { boot }),
         stageRoles: input.stageRoles,
         overallSummaryTables: input.overallSummaryTables,
+        debugLines: input.debugLines,
+        noStageStats: input.noStageStats,
       },
       input.gauges,
       deploy.findings ?? input.findings,

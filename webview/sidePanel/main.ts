@@ -337,7 +337,7 @@ function render(): void {
   tablesNotice.hidden = missing === null;
   setText(tablesNotice, missing?.message ?? '');
   overallNotice.hidden = overall === null;
-  setText(overallNotice, overall === null ? '' : overallSummaryOnlyMessage(overall));
+  setText(overallNotice, overall === null ? '' : overallSummaryOnlyMessage(overall, summary.debugLines === true));
   const timingOnly = missing?.all === true || legacyOnly;
   const caption =
     overall !== null

@@ -256,7 +256,10 @@ export class StreamAnalysis {
   ingest(output: ParseOutput): AnalyzedRequest[] {
     for (const problem of output.problems) this.problemList.push(problem);
     this.findingsBuilder.addProblems(output.problems);
-    if (output.debugLines === true) this.debugLineRead = true;
+    if (output.debugLines === true && !this.debugLineRead) {
+      this.debugLineRead = true;
+      this.findingsBuilder.debugLinesRead();
+    }
     const done: AnalyzedRequest[] = [];
     for (const record of output.records) this.addRecord(record, done);
     return done;
@@ -340,7 +343,7 @@ export class StreamAnalysis {
         ...this.engineFindings(),
       ],
       endToEnd: this.endToEnd.summary(),
-      tablesMissing: this.tablesMissing.notice(),
+      tablesMissing: this.tablesMissing.notice(this.debugLineRead),
       overallSummaries: this.overall?.summary() ?? null,
       runSummaries: this.runSummaries.summaries(),
       debugLines: this.debugLineRead,
@@ -497,7 +500,7 @@ export class StreamAnalysis {
         ...this.legacyFindings(),
       ],
       endToEnd: this.endToEnd.summary(),
-      tablesMissing: this.tablesMissing.notice(),
+      tablesMissing: this.tablesMissing.notice(this.debugLineRead),
       problems: this.problemList,
       overallSummaries: this.overall?.summary() ?? null,
       engineStats: [...this.engines.values()],
