@@ -116,3 +116,20 @@ test('asking again with the same roles does not read them (no key built from the
     );
   assert.equal(reads, 0);
 });
+
+test('the figures are computed anew once the log has a DEBUG line: its missing-tables notice then says so', () => {
+  const cache = new ScopedSummaryCache();
+  const roles = {};
+  let computed = 0;
+  const ask = (debugLines: boolean): ScopedFigures =>
+    cache.get({ excludeCold: true }, [0, 1], roles, debugLines, () => {
+      computed += 1;
+      return { requestCount: computed } as ScopedFigures;
+    });
+  const before = ask(false);
+  assert.equal(ask(false), before);
+  const after = ask(true);
+  assert.notEqual(after, before);
+  assert.equal(ask(true), after);
+  assert.equal(computed, 2);
+});

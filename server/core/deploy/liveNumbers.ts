@@ -151,7 +151,7 @@ export function tablesMissingHint(missing: Omit<TablesMissingNotice, 'message'>)
  */
 export function tablesMissingMark(missing: Omit<TablesMissingNotice, 'message'>): string {
   if (!missing.all) return `${missing.requests}/${missing.of} no stats tables`;
-  return missing.debugLines === true ? 'no split: no stats tables' : 'no split: INFO log';
+  return missing.debugLines === true ? 'no split: no tables' : 'no split: INFO log';
 }
 
 /** Below 10 ms, one decimal at most: `0.4 ms`; a negative that rounds to nothing reads `0 ms`. */
