@@ -4,8 +4,9 @@
 // request's row never changes once analysed and rows are only appended, so a scope's rows are
 // the same set while their count is: the figures are kept until a request joins the scope, the
 // stage roles (which name stages in the findings) change, or the log's first DEBUG line is read
-// (the missing-tables notice and finding then say the server did not run at INFO). The roles are told apart by
-// identity: their owner (StreamAnalysis.stageRoles) gives the same object while they are the same.
+// (the missing-tables notice and finding then say the server did not run at INFO). The roles
+// are told apart by identity: their owner (StreamAnalysis.stageRoles) gives the same object
+// while they are the same.
 import type { ExplainScope } from '../core/explain/types';
 import type { Finding } from '../core/analysis/types';
 import type { SummaryResult } from '../protocol';

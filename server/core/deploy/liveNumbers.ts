@@ -137,12 +137,13 @@ export function formatTailLead(lead: TailLead): string {
 /** The notice's short form, leading the first stage's hover: what is missing and the fix. */
 export function tablesMissingHint(missing: Omit<TablesMissingNotice, 'message'>): string {
   // A log with DEBUG lines: the server did not log at INFO; the stats logger's level is what to check.
-  if (missing.debugLines === true)
-    return `${missing.all ? 'no phase split: no stats tables, though the log has DEBUG lines' : `${missing.requests} of ${missing.of} requests without stats tables`} (fix: vllm_omni.metrics.stats at DEBUG)`;
-  const what = missing.all
-    ? 'no phase split: the server logs at INFO'
-    : `${missing.requests} of ${missing.of} requests without stats tables`;
-  return `${what} (fix: VLLM_LOGGING_LEVEL=DEBUG)`;
+  const debug = missing.debugLines === true;
+  const what = !missing.all
+    ? `${missing.requests} of ${missing.of} requests without stats tables`
+    : debug
+      ? 'no phase split: no stats tables, though the log has DEBUG lines'
+      : 'no phase split: the server logs at INFO';
+  return `${what} (fix: ${debug ? 'vllm_omni.metrics.stats at DEBUG' : 'VLLM_LOGGING_LEVEL=DEBUG'})`;
 }
 
 /**
