@@ -58,8 +58,8 @@ const WINDOWS: readonly { args: readonly string[]; from: string | null; to: stri
   },
 ];
 
-test('a log of Engine lines alone: the window is placed on its lines clock, in the JSON, the table, the CSV and explain', () => {
-  for (const { args, from, to, words } of WINDOWS) {
+for (const { args, from, to, words } of WINDOWS)
+  test(`a log of Engine lines alone, ${args.join(' ')}: the window is placed on its lines' clock, in the JSON, the table, the CSV and explain`, () => {
     const json = jsonWindow(ENGINE_LINES, args);
     // No request is in the window, nor left out by it: the log has none, as without a window.
     assert.equal(json.status, 0, json.stderr);
@@ -86,7 +86,9 @@ test('a log of Engine lines alone: the window is placed on its lines clock, in t
       explain.stdout.split('\n')[0],
       `Stage Lens explain: ${ENGINE_LINES} · 0 requests (0 in scope: finished ${words})`,
     );
-  }
+  });
+
+test("explain's JSON scope of a log of Engine lines alone is the window on its lines' clock", () => {
   const explainJson = cli(['explain', ENGINE_LINES, '--since', '14:29:00', '--until', '14:29:49', '--format', 'json']);
   assert.equal(explainJson.status, 0, explainJson.stderr);
   const { scope } = JSON.parse(explainJson.stdout) as { scope: { fromMs: number; toMs: number } };
@@ -136,31 +138,31 @@ test('a log with any timed line places the window by it: a start-up line alone, 
   assert.doesNotMatch(table.stdout, /DEBUG/);
 });
 
-test('a log that prints no time: the window cannot be placed, said in every format and by explain (exit 2)', () => {
-  const log = engineLinesWithoutTime();
-  const said = "the log's lines carry no time (none has a log prefix), so --since/--until cannot place the window";
-  for (const { args } of WINDOWS) {
+const NO_LOG_TIME = "the log's lines carry no time (none has a log prefix), so --since/--until cannot place the window";
+
+for (const { args } of WINDOWS)
+  test(`a log that prints no time, ${args.join(' ')}: the window cannot be placed, said in every format and by explain (exit 2)`, () => {
+    const log = engineLinesWithoutTime();
     const json = jsonWindow(log, args);
     assert.equal(json.status, 2);
     assert.deepEqual(json.window, { from: null, to: null, requestsOutside: 0, requestsWithoutTime: 0, placed: false });
-    assert.equal(json.stderr, `stage-lens analyze: ${said}\n`);
+    assert.equal(json.stderr, `stage-lens analyze: ${NO_LOG_TIME}\n`);
 
     const table = cli(['analyze', log, ...args]);
     assert.equal(table.status, 2);
     const lines = table.stdout.split('\n');
     assert.equal(lines[0], `Stage Lens: 0 requests, 0 stages from ${log}`);
-    assert.equal(lines[2], `${said.charAt(0).toUpperCase()}${said.slice(1)}.`);
-    assert.equal(table.stderr, `stage-lens analyze: ${said}\n`);
+    assert.equal(lines[2], `${NO_LOG_TIME.charAt(0).toUpperCase()}${NO_LOG_TIME.slice(1)}.`);
+    assert.equal(table.stderr, `stage-lens analyze: ${NO_LOG_TIME}\n`);
 
     const csv = cli(['analyze', log, ...args, '--format', 'csv']);
     assert.equal(csv.status, 2);
-    assert.equal(csv.stderr.split('\n').at(-2), `stage-lens analyze: ${said}`);
+    assert.equal(csv.stderr.split('\n').at(-2), `stage-lens analyze: ${NO_LOG_TIME}`);
 
     const explain = cli(['explain', log, ...args]);
     assert.equal(explain.status, 2);
     assert.equal(explain.stdout, '');
-    assert.equal(explain.stderr, `stage-lens explain: ${said}\n`);
-  }
-  // Without a window the same log reads as before: no request, exit 0.
-  assert.equal(cli(['analyze', log]).status, 0);
-});
+    assert.equal(explain.stderr, `stage-lens explain: ${NO_LOG_TIME}\n`);
+    // Without a window the same log reads as before: no request, exit 0.
+    assert.equal(cli(['analyze', log]).status, 0);
+  });
