@@ -35,6 +35,7 @@ import { fileChunks } from '../capture/fileChunks';
 import { parseCommandArgs } from './commandArgs';
 import { urlInputMessage } from './urlInput';
 import { pushInPieces } from '../core/log/pushInPieces';
+import { markFullRun } from '../codeCacheRun';
 import { sentenceCase } from '../core/sentenceCase';
 import { emptyWindowProblem, windowJsonOf, windowNoteOf, windowOption } from './windowOption';
 import { bootNoteOf, bootOption, unknownBootProblem } from './bootOption';
@@ -600,6 +601,7 @@ async function readAnalysis(
   }
   // A gzip input that broke off before any log is not empty: it is damaged (unreadable).
   if (encoding.damage !== null) empty = false;
+  if (!empty) markFullRun();
   return { analysis, histograms, speechStreams, preemptions, kind, empty, scrapeFindings, unreadable, encoding };
 }
 
