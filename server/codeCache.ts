@@ -6,7 +6,10 @@
 // $XDG_CACHE_HOME/stage-lens/code-cache (default ~/.cache), and read only from a directory
 // that the user owns and nobody else may write to. Its name carries the bundle's size and
 // modification time and the Node version; V8 ignores a cache that does not fit its source,
-// version or flags (it is then written again). STAGE_LENS_CODE_CACHE=0 turns it off.
+// version or flags (it is then written again). A CLI run that stopped before reading an input
+// (`analyze --help`) leaves a partial cache (`….partial.bin`, ./codeCacheRun.ts), which the
+// next run that reads one replaces: else the first run a user makes would fix what every later
+// run compiles. STAGE_LENS_CODE_CACHE=0 turns it off.
 import {
   closeSync,
   mkdirSync,
@@ -59,9 +62,11 @@ type ModuleStatics = typeof Module & {
 /**
  * Runs `load` (a `require` of bundles in `bundleDir`) with those bundles compiled from the
  * code cache where one fits; after the process's work, at exit, writes the cache of each
- * bundle that had none or a stale one. Any failure falls back to Node's own loading.
+ * bundle that had none, a stale one, or a partial one that this run outdid. `fullRun`, asked
+ * at exit: whether this run did its main work (else its cache is kept as partial).
+ * Any failure falls back to Node's own loading.
  */
-export function withCodeCache<T>(bundleDir: string, load: () => T): T {
+export function withCodeCache<T>(bundleDir: string, load: () => T, fullRun: () => boolean = () => true): T {
   const dir = codeCacheDir();
   const statics = Module as ModuleStatics;
   const original = statics._extensions['.js'];
@@ -74,7 +79,7 @@ export function withCodeCache<T>(bundleDir: string, load: () => T): T {
     } catch {
       return original(module, filename);
     }
-    process.once('exit', () => compiled.saveIfStale());
+    process.once('exit', () => compiled.saveIfOutdone(fullRun()));
     compiled.run(module);
   };
   try {
@@ -84,21 +89,20 @@ export function withCodeCache<T>(bundleDir: string, load: () => T): T {
   }
 }
 
-function compileCached(dir: string, filename: string): { run(module: NodeModule): void; saveIfStale(): void } {
+function compileCached(
+  dir: string,
+  filename: string,
+): { run(module: NodeModule): void; saveIfOutdone(fullRun: boolean): void } {
   const source = readFileSync(filename, 'utf8');
   const stats = statSync(filename);
   // The bundle's identity in the name: a rebuilt or upgraded bundle gets a cache of its own.
   const bundle = basename(filename, '.js');
-  const cacheFile = join(
-    dir,
-    `${bundle}-${stats.size}-${Math.trunc(stats.mtimeMs)}-${process.version}-${process.arch}.bin`,
-  );
-  let cached: Buffer | undefined;
-  try {
-    if (isPrivate(statSync(cacheFile))) cached = readFileSync(cacheFile);
-  } catch {
-    cached = undefined;
-  }
+  const stem = join(dir, `${bundle}-${stats.size}-${Math.trunc(stats.mtimeMs)}-${process.version}-${process.arch}`);
+  const fullFile = `${stem}.bin`;
+  const partialFile = `${stem}.partial.bin`;
+  let cached = readPrivate(fullFile);
+  const cachedFull = cached !== undefined;
+  cached ??= readPrivate(partialFile);
   const script = new Script(Module.wrap(source), { filename, cachedData: cached });
   const stale = cached === undefined || script.cachedDataRejected === true;
   return {
@@ -115,19 +119,20 @@ function compileCached(dir: string, filename: string): { run(module: NodeModule)
       ) => void;
       wrapper.call(module.exports, module.exports, createRequire(filename), module, filename, dirname(filename));
     },
-    saveIfStale() {
-      if (!stale) return;
+    saveIfOutdone(fullRun) {
+      if (!stale && (cachedFull || !fullRun)) return;
+      const cacheFile = fullRun ? fullFile : partialFile;
       try {
         // Written whole under another name, then renamed: a reader never sees half a cache.
-        const partial = `${cacheFile}.${process.pid}`;
-        const fd = openSync(partial, 'w', 0o600);
+        const writing = `${cacheFile}.${process.pid}`;
+        const fd = openSync(writing, 'w', 0o600);
         try {
           writeSync(fd, script.createCachedData());
         } finally {
           closeSync(fd);
         }
-        renameSync(partial, cacheFile);
-        // The caches of this bundle's earlier builds are of no further use.
+        renameSync(writing, cacheFile);
+        // The caches of this bundle's earlier builds, and a partial one this run outdid, are of no further use.
         for (const name of readdirSync(dir)) {
           if (isCacheOf(bundle, name) && join(dir, name) !== cacheFile) unlinkSync(join(dir, name));
         }
@@ -136,6 +141,15 @@ function compileCached(dir: string, filename: string): { run(module: NodeModule)
       }
     },
   };
+}
+
+/** The cache file's bytes, if it exists and is the user's own (see isPrivate). */
+function readPrivate(file: string): Buffer | undefined {
+  try {
+    return isPrivate(statSync(file)) ? readFileSync(file) : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** `<bundle>-<size>-<mtime>-...bin`: a cache file of this bundle (not of one whose name extends it). */

@@ -78,7 +78,7 @@ interface Command {
   readonly env?: Readonly<Record<string, string>>;
 }
 
-// The CLI keeps V8's code cache of its bundles per user (server/cli/codeCache.ts): the bench
+// The CLI keeps V8's code cache of its bundles per user (server/codeCache.ts): the bench
 // gives it a directory of its own, filled by one run before the rounds, as a user's second run finds it.
 let childEnv: NodeJS.ProcessEnv = process.env;
 

@@ -73,6 +73,8 @@ export interface ExplainInput {
   readonly compression: 'gzip' | null;
   /** Where the gzip data broke off (the report's input-gzip-damaged finding says it too); null when it did not. */
   readonly gzipDamage: GzipDamageProblem | null;
+  /** Log clock of the log's first line with a log prefix (where a window is placed without a timed request); null when none, or a scrape. */
+  readonly firstLogTimeMs: number | null;
 }
 
 export interface ExplainReadOptions {
@@ -163,6 +165,7 @@ class LogExplainReader {
       bootCounts: this.analysis.bootCounts(),
       compression: null,
       gzipDamage: null,
+      firstLogTimeMs: this.analysis.firstLogTimeMs(),
     };
   }
 }
@@ -187,6 +190,7 @@ function scrapeInput(text: string, end: ScrapeEnd = WHOLE_INPUT): ExplainInput {
     stages: [],
     compression: null,
     gzipDamage: null,
+    firstLogTimeMs: null,
   };
 }
 

@@ -32,6 +32,7 @@ import { COMPARE_WORKER_COMMAND } from './workerCommand';
 import { countOf } from '../core/numberText';
 import { writeOut } from './stdoutWrite';
 import { terminalText } from '../core/textTable';
+import { markFullRun } from '../codeCacheRun';
 
 const HELP = `Usage: stage-lens compare <baseline> <candidate> [options]
 
@@ -62,7 +63,8 @@ Options:
   --fail-within-noise           a change rule that crosses its threshold fails even when the
                                 difference is within noise (default: it is reported, not failed)
   --fail-unevaluated            a rule that cannot be evaluated (its metric measured in
-                                neither run, or in the candidate only) fails (default:
+                                neither run, or in the candidate only; its /metrics series
+                                cut short in a scrape, so unknown) fails (default:
                                 reported). A metric measured in the baseline and not in the
                                 candidate (e.g. the codec TTFT becomes not recorded) fails
                                 without it: the candidate lost a measurement
@@ -353,6 +355,7 @@ export async function runCompare(argv: string[]): Promise<number> {
     return 2;
   }
   const [baseline, candidate] = runs;
+  markFullRun();
   const bootProblem =
     runBootProblem(baseline, 'baseline', baselineBoot as number | null) ??
     runBootProblem(candidate, 'candidate', candidateBoot as number | null);

@@ -21,6 +21,7 @@ import { deployConfigOptionProblem, loadDeployEvidence } from './deployConfigOpt
 import { encodedSourceName, gzipDamageNote, headerSourceName, type GzipDamageProblem } from '../core/gzipInput';
 import { deployConfigJson, type DeployConfigJson } from '../core/deployConfigUsed';
 import { sessionRolesNote } from '../core/stageRoles';
+import { markFullRun } from '../codeCacheRun';
 
 const HELP = `Usage: stage-lens explain <file|-|session-folder> [options]
 
@@ -155,6 +156,7 @@ export async function runExplain(argv: string[]): Promise<number> {
   try {
     const input = await readExplainInput(source, process.stdin, deployConfig, boot === null ? {} : { boot });
     empty = input.empty;
+    if (!empty) markFullRun();
     const bootProblem = input.kind === 'scrape' ? null : unknownBootProblem(input.bootCounts ?? null);
     if (bootProblem !== null) {
       process.stderr.write(`stage-lens explain: ${bootProblem}\n`);
@@ -174,7 +176,7 @@ export async function runExplain(argv: string[]): Promise<number> {
       process.stderr.write(`stage-lens explain: ${unknown}\n`);
       return 2;
     }
-    const placed = window === null ? {} : placeWindow(input.index, window);
+    const placed = window === null ? {} : placeWindow(input.index, window, input.firstLogTimeMs);
     if (typeof placed === 'string') {
       process.stderr.write(`stage-lens explain: ${placed}\n`);
       return 2;

@@ -5,6 +5,7 @@
 import { COMPARE_WORKER_COMMAND } from './workerCommand';
 import { STAGE_LENS_VERSION } from '../version';
 import { withCodeCache } from '../codeCache';
+import { isFullRun } from '../codeCacheRun';
 import { useOneShotFlags } from './oneShotFlags';
 import { closestName } from '../core/didYouMean';
 
@@ -36,7 +37,7 @@ const ONE_SHOT_COMMANDS: ReadonlySet<string> = new Set(['analyze', 'explain', 'c
 // `require`, not `import()`: a separate bundle in dist/ is loaded synchronously, without
 // Node's ESM loader (the build marks these paths external), through V8's code cache.
 function loadCommand(name: string): CommandRunner | null {
-  return withCodeCache(__dirname, () => requireCommand(name));
+  return withCodeCache(__dirname, () => requireCommand(name), isFullRun);
 }
 
 function requireCommand(name: string): CommandRunner | null {

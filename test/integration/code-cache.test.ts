@@ -1,6 +1,7 @@
 // V8's code cache of the bundles (server/codeCache.ts), through the built dist/cli.js and
 // dist/server.js as real child processes: it is written after a first run and used by the
-// next, with the same output; a damaged cache, another build's cache, a directory others may
+// next, with the same output; a run that reads no input leaves a partial cache that the next
+// run reading one replaces; a damaged cache, another build's cache, a directory others may
 // write to, the switch that turns it off; the language server's, written when its client ends it.
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
@@ -58,6 +59,63 @@ test('a first run writes the cache of its bundle (private), the next reads it, w
     assert.equal(analyze({ XDG_CACHE_HOME: home }), plain);
     // Accepted, so not written again.
     assert.equal(fs.statSync(file).mtimeMs, written);
+  } finally {
+    fs.rmSync(home, { recursive: true, force: true });
+  }
+});
+
+/** Runs `stage-lens <args>` with the cache under `home`; returns its exit code. */
+function cli(home: string, args: readonly string[]): number | null {
+  return spawnSync(process.execPath, [CLI, ...args], {
+    encoding: 'utf8',
+    timeout: 60_000,
+    env: { ...process.env, XDG_CACHE_HOME: home },
+  }).status;
+}
+
+test('a run that reads no input leaves a partial cache; the next run that reads one replaces it, once', () => {
+  const { home, dir } = cacheHome();
+  try {
+    // A user's first command is often --help: its cache holds the option parser, not the parser or the analysis.
+    assert.equal(cli(home, ['analyze', '--help']), 0);
+    const [partialName, ...extra] = cacheFiles(dir);
+    assert.deepEqual(extra, []);
+    assert.match(partialName ?? '', /^cli-analyze-\d+-\d+-v[\d.]+-\w+\.partial\.bin$/);
+    const partialSize = fs.statSync(path.join(dir, partialName ?? '')).size;
+    // Another run that reads nothing (a usage error) keeps it.
+    assert.equal(cli(home, ['analyze']), 2);
+    assert.deepEqual(cacheFiles(dir), [partialName]);
+
+    assert.equal(cli(home, ['analyze', SAMPLE]), 0);
+    const [fullName, ...others] = cacheFiles(dir);
+    assert.deepEqual(others, [], 'the partial cache is removed');
+    assert.equal(fullName, (partialName ?? '').replace(/\.partial\.bin$/, '.bin'));
+    const full = path.join(dir, fullName ?? '');
+    const fullSize = fs.statSync(full).size;
+    assert.ok(fullSize > partialSize * 1.5, `full cache ${fullSize} bytes against the partial's ${partialSize}`);
+
+    // Neither a later --help nor a later log replaces a full cache.
+    const written = fs.statSync(full).mtimeMs;
+    assert.equal(cli(home, ['analyze', '--help']), 0);
+    assert.equal(cli(home, ['analyze', SAMPLE, '--format', 'csv']), 0);
+    assert.deepEqual(cacheFiles(dir), [fullName]);
+    assert.equal(fs.statSync(full).mtimeMs, written);
+
+    // explain and compare mark their runs the same way.
+    assert.equal(cli(home, ['explain', '--help']), 0);
+    assert.equal(cli(home, ['compare', '--help']), 0);
+    assert.equal(cli(home, ['explain', SAMPLE]), 0);
+    assert.equal(cli(home, ['compare', SAMPLE, SAMPLE]), 0);
+    const names = cacheFiles(dir);
+    assert.ok(
+      names.some((n) => /^cli-explain-.*\d\.bin$/.test(n) && !n.includes('.partial.')),
+      names.join(', '),
+    );
+    assert.ok(
+      names.some((n) => /^cli-compare-.*\d\.bin$/.test(n) && !n.includes('.partial.')),
+      names.join(', '),
+    );
+    assert.ok(!names.some((n) => n.includes('.partial.')), names.join(', '));
   } finally {
     fs.rmSync(home, { recursive: true, force: true });
   }

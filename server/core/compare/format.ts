@@ -292,6 +292,9 @@ export function histogramNoDiffText(h: HistogramComparison): string | null {
           : `${b} in the baseline, ${c} in the candidate`
         : `${h.notUsableIn === 'baseline' ? b : c} in the ${h.notUsableIn}`;
   if (h.status === 'compared') return wrong === null ? null : `no Δ: ${wrong}`;
+  // A run without observations whose series is cut short has values unknown, not absent: not "the other run only".
+  const lacking = h.status === 'baselineOnly' ? h.candidate : h.status === 'candidateOnly' ? h.baseline : null;
+  if (wrong !== null && (h.status === 'neither' || lacking?.cut === true)) return `no Δ: ${wrong}`;
   const only = h.status === 'baselineOnly' ? 'baseline only' : 'candidate only';
   return wrong === null ? only : `${only}; ${wrong}`;
 }

@@ -56,7 +56,8 @@ export function compareHistograms(
           : hasObservations(cs)
             ? 'candidateOnly'
             : 'neither';
-    if (status === 'neither') continue; // an empty series in both: nothing was observed
+    // An empty series in both: nothing was observed. A series cut short is unknown, not empty: kept, to say so.
+    if (status === 'neither' && bs?.cut !== true && cs?.cut !== true) continue;
     const wrongB = bs?.caveat != null;
     const wrongC = cs?.caveat != null;
     const notUsableIn = wrongB && wrongC ? 'both' : wrongB ? 'baseline' : wrongC ? 'candidate' : null;

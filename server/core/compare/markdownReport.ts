@@ -175,8 +175,10 @@ export function compareMarkdown(report: ComparisonReport, rules: readonly RuleRe
     out.push('', '</details>', '');
   }
   if (report.histograms.length > 0) {
+    // A row observed in neither run is there because it is cut short (unknown, not empty).
+    const seen = report.histograms.some((h) => h.status === 'neither') ? 'observed or cut short' : 'observed';
     out.push(
-      `<details><summary>/metrics histograms (${countOf(report.histograms.length, 'latency row')} observed in a run: per family and stage, replicas added)</summary>`,
+      `<details><summary>/metrics histograms (${countOf(report.histograms.length, 'latency row')} ${seen} in a run: per family and stage, replicas added)</summary>`,
       '',
       'Quantiles as PromQL histogram_quantile; significance not testable (no per-request values); ⚠️ = known to be wrong in a run, ✂️ = cut short in a run (unknown; see the notes); ≤ = in the lowest bucket (only its bound is known), ≥ = beyond the highest bucket, no difference between bounds.',
       '',

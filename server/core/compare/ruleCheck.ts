@@ -10,13 +10,18 @@
 //    the stage did not run, or its /metrics series known to be wrong there) is a regression
 //    of what the server reports: `unmeasured`, which fails. Measured in the candidate only,
 //    or folded into prefill+decode (one output), is no regression.
+//  - a /metrics series cut short in a scrape the rule reads (the text broke off inside it) is
+//    unknown there, not missing: a capture problem, not the server ceasing to report it. The
+//    rule is `notEvaluated`, saying to take that scrape again, in either run or both; a
+//    series also known to be wrong (its caveat besides the cut) is judged by that.
 //  - a rule that cannot be evaluated (metric measured in neither run or in the candidate
-//    only, a baseline of 0 for a % change) is `notEvaluated` with the reason, and fails only
-//    with `failUnevaluated`.
+//    only, a series cut short, a baseline of 0 for a % change) is `notEvaluated` with the
+//    reason, and fails only with `failUnevaluated`.
 //  - a rule naming a stage neither run has is a usage error (ruleScopeErrors): a typo must
 //    not pass a gate as "not evaluated".
 import { groupedNumber } from '../numberText';
 import { QUEUE_TIME_FAMILY } from '../metricsText/downstreamQueueTime';
+import { caveatBesidesCut } from '../metricsText/scrapeCut';
 import { METRIC_INFO } from './metrics';
 import { scopeLabel, sideMissing, unknownText } from './format';
 import type { Rule } from './rules';
@@ -228,21 +233,25 @@ export function checkRule(rule: Rule, report: ComparisonReport, options: RuleChe
     // queue time is the same figure as the log's queued (input wait included): its caveat is about
     // reading it as a scheduling wait, not about its value.
     const caveatCounts = rule.metric !== 'prefillDecode' && row.family !== QUEUE_TIME_FAMILY;
-    const counts = (side: HistogramSide | null): boolean => caveatCounts && side?.caveat != null;
-    const notUsable = (side: HistogramSide | null): string => (side?.cut === true ? 'cut short' : 'known to be wrong');
-    const baselineUsable = row.baseline !== null && !counts(row.baseline) && status !== 'candidateOnly';
-    if (baselineUsable && counts(row.candidate))
+    // Known to be wrong: what the caveat says besides a cut (a cut alone makes the value unknown, not wrong).
+    const lie = (side: HistogramSide | null): string | null => (caveatCounts ? caveatBesidesCut(side?.caveat) : null);
+    const baselineUsable = row.baseline !== null && lie(row.baseline) === null && status !== 'candidateOnly';
+    const candidateLie = lie(row.candidate);
+    if (baselineUsable && candidateLie !== null)
       return unmeasured(
-        `the ${row.family} series of ${scope} was measured in the baseline and is ${notUsable(row.candidate)} in the candidate (${row.candidate?.caveat ?? ''})`,
+        `the ${row.family} series of ${scope} was measured in the baseline and is known to be wrong in the candidate (${candidateLie})`,
       );
-    const wrong = named.find(([, side]) => counts(side));
+    const wrong = named.find(([, side]) => lie(side) !== null);
     if (wrong !== undefined)
       return notEvaluated(
-        `the ${row.family} series of ${scope} is ${notUsable(wrong[1])} in ${wrong[0]}: ${wrong[1]?.caveat ?? ''}`,
+        `the ${row.family} series of ${scope} is known to be wrong in ${wrong[0]}: ${lie(wrong[1]) ?? ''}`,
         'histogram',
         baselineValue,
         candidateValue,
       );
+    const cutIn = named.filter(([, side]) => side?.cut === true).map(([name]) => name);
+    if (cutIn.length > 0)
+      return notEvaluated(cutShortText(row.family, scope, what, cutIn), 'histogram', baselineValue, candidateValue);
     if (status === 'baselineOnly')
       return unmeasured(
         `${what} was measured in the baseline (${row.baseline?.count ?? '?'} observations of ${row.family}) and has no observation in the candidate`,
@@ -330,6 +339,16 @@ export function checkRule(rule: Rule, report: ComparisonReport, options: RuleChe
     basis: found.basis,
     detail: significance === '' ? numbers : `${numbers}; ${significance}`,
   };
+}
+
+/**
+ * Why a rule reads no value where a run's scrape broke off inside its series: unknown, not
+ * measured, and a capture problem (not the server ceasing to report it), so the scrape is taken again.
+ */
+function cutShortText(family: string, scope: string, what: string, runs: readonly string[]): string {
+  const one = runs.length === 1 ? runs[0] : undefined;
+  const scrape = one === undefined ? "both runs' scrapes" : `${one}'s scrape`;
+  return `the ${family} series of ${scope} is cut short in ${scrape}, so ${what} is unknown ${one === undefined ? 'in both' : 'there'}, not measured (a capture cut short, not a lost measurement): take ${one === undefined ? 'both scrapes' : scrape} again`;
 }
 
 /** The runs a rule reads, named: a limit holds the candidate's own value (the baseline's series, right or wrong, plays no part). */

@@ -325,12 +325,13 @@ export interface HistogramComparison {
   readonly labels: Readonly<Record<string, string>>;
   /** `ms` for *_seconds / *_s families (converted), else the family's own unit (''). */
   readonly unit: 'ms' | '';
+  /** Which runs observed the series; `neither` only for a series cut short in a run (unknown, not empty, so kept). */
   readonly status: ComparisonStatus;
   readonly baseline: HistogramSide | null;
   readonly candidate: HistogramSide | null;
   /**
-   * A run whose series is known to be wrong (its side's `caveat`): no difference is taken on
-   * it, whatever the status. null: usable in both runs.
+   * A run whose series is known to be wrong or cut short (its side's `caveat`): no difference is
+   * taken on it, whatever the status. null: usable in both runs.
    */
   readonly notUsableIn: 'baseline' | 'candidate' | 'both' | null;
   /** Point estimates only: a histogram has no per-request samples, so significance is not testable. Empty unless compared and usable in both runs. */
