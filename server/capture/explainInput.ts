@@ -11,6 +11,7 @@ import type { Readable } from 'node:stream';
 import { LogStreamParser } from '../core/log';
 import { StreamAnalysis, type AnalysisSnapshot } from '../core/analysis/streamAnalysis';
 import type { BootCounts } from '../core/analysis/types';
+import { noStageStatsAdvice } from '../core/analysis/noStageStats';
 import type { Finding } from '../core/analysis/types';
 import { ExplainIndex } from '../core/explain/explainIndex';
 import { gaugesOfEngines } from '../core/explain/explainReport';
@@ -60,6 +61,10 @@ export interface ExplainInput {
   readonly empty: boolean;
   /** [Overall Summary] tables read while the log had no per-request stage table: run totals explain cannot use; 0 for a scrape. */
   readonly overallSummaryTables: number;
+  /** The log has a line at DEBUG (AnalysisSnapshot.debugLines); false for a scrape. */
+  readonly debugLines: boolean;
+  /** analyze's words for a log with no per-request stage statistics (noStageStatsAdvice); null otherwise, and for a scrape. */
+  readonly noStageStats: string | null;
   /** The stages of the log's analysis (a deploy config of other stages did not serve it: deployEvidence.ts); none for a scrape. */
   readonly stages: AnalysisSnapshot['stages'];
   /** Read for one server boot (ExplainReadOptions.boot): the other boots' requests left out, and the boots the log has. */
@@ -68,6 +73,8 @@ export interface ExplainInput {
   readonly compression: 'gzip' | null;
   /** Where the gzip data broke off (the report's input-gzip-damaged finding says it too); null when it did not. */
   readonly gzipDamage: GzipDamageProblem | null;
+  /** Log clock of the log's first line with a log prefix (where a window is placed without a timed request); null when none, or a scrape. */
+  readonly firstLogTimeMs: number | null;
 }
 
 export interface ExplainReadOptions {
@@ -147,10 +154,18 @@ class LogExplainReader {
       ),
       empty: this.bytes === 0,
       overallSummaryTables: snapshot.overallSummaries?.tables ?? 0,
+      debugLines: snapshot.debugLines,
+      noStageStats: noStageStatsAdvice(
+        snapshot.stages.length,
+        snapshot.overallSummaries?.tables ?? 0,
+        snapshot.findings,
+        snapshot.debugLines,
+      ),
       stages: snapshot.stages,
       bootCounts: this.analysis.bootCounts(),
       compression: null,
       gzipDamage: null,
+      firstLogTimeMs: this.analysis.firstLogTimeMs(),
     };
   }
 }
@@ -170,9 +185,12 @@ function scrapeInput(text: string, end: ScrapeEnd = WHOLE_INPUT): ExplainInput {
     scrapeChecks: scrapeChecksDone(exposition, end),
     empty: text.length === 0,
     overallSummaryTables: 0,
+    debugLines: false,
+    noStageStats: null,
     stages: [],
     compression: null,
     gzipDamage: null,
+    firstLogTimeMs: null,
   };
 }
 

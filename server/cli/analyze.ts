@@ -303,7 +303,7 @@ function unreadableStatus({ analysis, kind, empty, unreadable, encoding }: Analy
     process.stderr.write(`stage-lens analyze: ${bootProblem}\n`);
     return 2;
   }
-  const windowProblem = emptyWindowProblem(analysis.windowCounts(), analysis.requestCount);
+  const windowProblem = windowProblemOf({ analysis, kind, unreadable });
   if (windowProblem !== null) {
     process.stderr.write(`stage-lens analyze: ${windowProblem}\n`);
     return 2;
@@ -351,6 +351,18 @@ class StdoutText {
 /** What a report says of an input without a byte (explain says it too). */
 export const EMPTY_INPUT_TEXT =
   'The input is empty (0 bytes): nothing was read. Check that the capture wrote the server output to it (the redirect, or the pipe into stdin).';
+
+/**
+ * Why a window left the report without a request (emptyWindowProblem). Only a text log is said to
+ * print no time: a scrape has no log clock, and an input that is no text log says why nothing was read.
+ */
+function windowProblemOf({
+  analysis,
+  kind,
+  unreadable,
+}: Pick<AnalyzeRead, 'analysis' | 'kind' | 'unreadable'>): string | null {
+  return emptyWindowProblem(analysis.windowCounts(), analysis.requestCount, kind === 'log' && unreadable === null);
+}
 
 interface AnalyzeRead {
   analysis: StreamAnalysis;
@@ -469,8 +481,7 @@ export async function analyzeStream(
     const notes = [bootNoteOf(analysis.bootCounts()), windowNoteOf(analysis.windowCounts())].filter((n) => n !== null);
     const windowNote = notes.length === 0 ? null : notes.join(' ');
     // A boot the log lacks, or a window that held no request, says so where the table would otherwise say "no stats".
-    const windowProblem =
-      unknownBootProblem(analysis.bootCounts()) ?? emptyWindowProblem(analysis.windowCounts(), analysis.requestCount);
+    const windowProblem = unknownBootProblem(analysis.bootCounts()) ?? windowProblemOf({ analysis, kind, unreadable });
     const whole = kind === 'scrape' ? null : analysis.snapshot();
     const mismatch = whole === null ? null : mismatchOf(whole);
     const lines =

@@ -176,7 +176,7 @@ export async function runExplain(argv: string[]): Promise<number> {
       process.stderr.write(`stage-lens explain: ${unknown}\n`);
       return 2;
     }
-    const placed = window === null ? {} : placeWindow(input.index, window);
+    const placed = window === null ? {} : placeWindow(input.index, window, input.firstLogTimeMs);
     if (typeof placed === 'string') {
       process.stderr.write(`stage-lens explain: ${placed}\n`);
       return 2;
@@ -203,6 +203,8 @@ export async function runExplain(argv: string[]): Promise<number> {
         ...(boot === null ? {} : { boot }),
         stageRoles: input.stageRoles,
         overallSummaryTables: input.overallSummaryTables,
+        debugLines: input.debugLines,
+        noStageStats: input.noStageStats,
       },
       input.gauges,
       deploy.findings ?? input.findings,

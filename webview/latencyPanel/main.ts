@@ -439,7 +439,7 @@ const partial = h('span', { className: 'partial-mark', testId: 'partial-mark' })
 partial.hidden = true;
 const errorBanner = h('div', { className: 'error-banner', role: 'alert', testId: 'error' });
 errorBanner.hidden = true;
-// Said once: requests with only [OmniTiming] lines (the server ran at INFO), and the fix.
+// Said once: requests with only [OmniTiming] lines (no stats tables), why, and the fix.
 const tablesNotice = h('div', { className: 'notice-banner', role: 'status', testId: 'tables-missing' });
 tablesNotice.hidden = true;
 // The run summary the server printed, above the views of requests: the run's figures.

@@ -3,7 +3,7 @@
 // target's tail; the cost per token; the findings that say which numbers not to trust; with
 // --deploy-config, what the config sets beside what each of its findings explains.
 import { countOf } from '../numberText';
-import { STATS_TABLES_FIX } from '../analysis/tablesMissing';
+import { STATS_LOGGER_FIX, STATS_TABLES_FIX } from '../analysis/tablesMissing';
 import { windowText } from './timeWindow';
 import type { Distribution } from '../analysis/types';
 import type { ExplainReport } from './explainReport';
@@ -396,6 +396,8 @@ export function explainTable(report: ExplainReport, options: ExplainTableOptions
   );
   // Before the numbers: what the input is not (a deploy config this server did not run).
   if (options.inputNote !== undefined) out.push(options.inputNote, '');
+  // No stats at all: what prints them, in analyze's words, before what the log holds instead.
+  if (report.noStageStats !== undefined) out.push(report.noStageStats, '');
   // Without the stats tables every stage's time is one unsplit part: said before any tail.
   const tablesMissing = report.findings.find((f) => f.code === 'stage-tables-missing');
   if (tablesMissing !== undefined) out.push(tablesMissing.message, '');
@@ -414,7 +416,9 @@ export function explainTable(report: ExplainReport, options: ExplainTableOptions
       out.push(
         `The log has ${countOf(overall, '[Overall Summary] table')} and no per-request stage table: ${one ? 'it prints' : 'they print'} run totals, ` +
           `not any request's times, so there is no tail to explain; \`stage-lens analyze\` shows ${one ? 'it' : 'them'} as printed. ` +
-          `For per-request times, ${STATS_TABLES_FIX}.`,
+          (report.debugLines === true
+            ? `This log has DEBUG lines, so the server logged at DEBUG: for per-request times, ${STATS_LOGGER_FIX}.`
+            : `For per-request times, ${STATS_TABLES_FIX}.`),
         '',
       );
     }
