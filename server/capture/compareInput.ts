@@ -78,9 +78,8 @@ function bootOf(reader: LogRunReader): Pick<RunData, 'bootCounts' | 'boots'> {
  * read). A text that ends inside a line was cut there, and says so in the same place.
  */
 function scrapeRun(text: string, source: string, gzipBreak?: string): RunData {
-  const { rows, problemCount, findings, exposed, cutShort, latencyFamiliesReadWhole } = histogramRowsOfScrape(text, {
-    gzipBroke: gzipBreak !== undefined,
-  });
+  const { rows, problemCount, findings, exposed, cutShort, latencyFamiliesReadWhole, scrapeCut } =
+    histogramRowsOfScrape(text, { gzipBroke: gzipBreak !== undefined });
   const scrapeBreak = gzipBreak ?? cutShort ?? undefined;
   return {
     source,
@@ -93,6 +92,8 @@ function scrapeRun(text: string, source: string, gzipBreak?: string): RunData {
     ...(scrapeBreak === undefined ? {} : { scrapeBreak }),
     // Cut short: a family it did not read whole is unknown in it, not absent.
     ...(latencyFamiliesReadWhole === null ? {} : { latencyFamiliesReadWhole }),
+    // A finding read from a family it did not read whole could not show in it.
+    ...(scrapeCut === null ? {} : { scrapeCut }),
   };
 }
 
@@ -137,7 +138,12 @@ function namedAsSession(run: RunData, meta: SessionMeta): RunData {
 }
 
 export type LogSessionScrape = Pick<RunData, 'histograms'> &
-  Partial<Pick<RunData, 'scrapeFindings' | 'exposedHistogramSeries' | 'scrapeBreak' | 'latencyFamiliesReadWhole'>>;
+  Partial<
+    Pick<
+      RunData,
+      'scrapeFindings' | 'exposedHistogramSeries' | 'scrapeBreak' | 'latencyFamiliesReadWhole' | 'scrapeCut'
+    >
+  >;
 
 /**
  * What a session with a log says of its /metrics endpoint: its last scrape's text read as a saved copy
@@ -154,6 +160,7 @@ export function scrapeOfLogSession(files: SessionFiles, source: string): LogSess
       exposedHistogramSeries: run.exposedHistogramSeries,
       scrapeBreak: run.scrapeBreak,
       latencyFamiliesReadWhole: run.latencyFamiliesReadWhole,
+      scrapeCut: run.scrapeCut,
     };
   }
   const rows = files.lastScrape();

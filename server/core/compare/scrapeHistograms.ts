@@ -15,8 +15,10 @@ import { DIFFUSION_PREPROCESS_FAMILY, preprocessZerosCaveat } from '../metricsTe
 import {
   cutSeriesCaveat,
   familiesReadWhole,
+  scrapeCutFamilies,
   scrapeCutFinding,
   WHOLE_INPUT,
+  type ScrapeCutFamilies,
   type ScrapeEnd,
 } from '../metricsText/scrapeCut';
 
@@ -70,6 +72,8 @@ export function histogramRowsOfScrape(
   cutShort: string | null;
   /** Cut short (inside a line, or its gzip data broke): the latency families it read whole (RunData.latencyFamiliesReadWhole); null: whole. */
   latencyFamiliesReadWhole: string[] | null;
+  /** Cut short: the families it read whole and the one it broke off in (RunData.scrapeCut); null: whole. */
+  scrapeCut: ScrapeCutFamilies | null;
 } {
   const parsed = parseExposition(body, end);
   // A stage whose series show a known lie (codec TTFT, one output, downstream queue time): marked, never compared as truth.
@@ -128,6 +132,7 @@ export function histogramRowsOfScrape(
     exposed,
     cutShort: scrapeCutFinding(parsed, end)?.message ?? null,
     latencyFamiliesReadWhole: familiesReadWhole(parsed, end)?.filter((f) => LATENCY.has(f)) ?? null,
+    scrapeCut: scrapeCutFamilies(parsed, end),
   };
 }
 

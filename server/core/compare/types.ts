@@ -14,6 +14,7 @@ import type { FindingCode, Severity } from '../analysis/types';
 import type { Percentile } from '../reportedPercentiles';
 import type { HistogramSummary } from '../metricsText/scrapeSummary';
 import type { QuantileBounds } from '../metricsText/quantileBounds';
+import type { ScrapeCutFamilies } from '../metricsText/scrapeCut';
 import type { OneRequestTarget, TailAttribution, TargetName } from '../explain/types';
 import type { LogSpan } from '../sessionName';
 import type { StageOutput } from '../analysis/roleFit';
@@ -144,6 +145,12 @@ export interface RunData {
    * (a session's saved rows without their text).
    */
   readonly latencyFamiliesReadWhole?: readonly string[];
+  /**
+   * A scrape cut short: every family it read whole and the one it broke off in. A finding read from
+   * a family it did not read whole could not show in it (findingCheckability.ts). Absent as
+   * `latencyFamiliesReadWhole` is.
+   */
+  readonly scrapeCut?: ScrapeCutFamilies;
   /**
    * What names its pipeline where its log names no served model: a saved session's deploy file
    * and source, as the editor names its stages (its folder's path says nothing of it); absent:
