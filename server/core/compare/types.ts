@@ -362,7 +362,8 @@ export interface HistogramComparison {
  *  disappeared  in the baseline, not in the candidate (e.g. ttft-not-recorded after the fix)
  *  persisted    in both
  *  notCheckableInCandidate / notCheckableInBaseline  in one run, and the other could not show
- *               it (no stats tables, no log, no scrape): neither gone nor new
+ *               it (no stats tables, no log, no scrape, a scrape cut short inside or before the
+ *               families it is read from): neither gone nor new
  */
 export type FindingChange =
   'appeared' | 'disappeared' | 'persisted' | 'notCheckableInCandidate' | 'notCheckableInBaseline';
