@@ -14,7 +14,7 @@ import { urlInputMessage } from './urlInput';
 import { writeOut } from './stdoutWrite';
 import { unreadableInputFinding } from '../core/analysis/unreadableInput';
 import { terminalText } from '../core/textTable';
-import { windowOption, placeWindow } from './windowOption';
+import { clockWindowOf, windowOption, placeWindow } from './windowOption';
 import { bootNoteOf, bootOption, unknownBootProblem } from './bootOption';
 import { EMPTY_INPUT_TEXT } from './analyze';
 import { deployConfigOptionProblem, loadDeployEvidence } from './deployConfigOption';
@@ -154,33 +154,36 @@ export async function runExplain(argv: string[]): Promise<number> {
   let gzipDamage: GzipDamageProblem | null;
   let kind: 'log' | 'scrape' = 'log';
   try {
-    const input = await readExplainInput(source, process.stdin, deployConfig, boot === null ? {} : { boot });
-    empty = input.empty;
+    const raw = await readExplainInput(source, process.stdin, deployConfig, boot === null ? {} : { boot });
+    empty = raw.empty;
     if (!empty) markFullRun();
-    const bootProblem = input.kind === 'scrape' ? null : unknownBootProblem(input.bootCounts ?? null);
+    const bootProblem = raw.kind === 'scrape' ? null : unknownBootProblem(raw.bootCounts ?? null);
     if (bootProblem !== null) {
       process.stderr.write(`stage-lens explain: ${bootProblem}\n`);
       return 2;
     }
-    const bootNote = bootNoteOf(input.bootCounts ?? null);
+    const bootNote = bootNoteOf(raw.bootCounts ?? null);
     if (bootNote !== null && format === 'table') process.stderr.write(`stage-lens explain: ${bootNote}\n`);
-    compression = input.compression;
-    gzipDamage = input.gzipDamage;
-    if (input.kind === 'scrape') kind = 'scrape';
+    compression = raw.compression;
+    gzipDamage = raw.gzipDamage;
+    if (raw.kind === 'scrape') kind = 'scrape';
     const unknown = unknownTargetsText(
       targets,
-      input.index.targets(),
-      input.index.stages().map((s) => s.stageKey),
+      raw.index.targets(),
+      raw.index.stages().map((s) => s.stageKey),
     );
     if (unknown !== null) {
       process.stderr.write(`stage-lens explain: ${unknown}\n`);
       return 2;
     }
-    const placed = window === null ? {} : placeWindow(input.index, window, input.firstLogTimeMs);
+    const placed = window === null ? {} : placeWindow(raw.index, window, raw.firstLogTimeMs);
     if (typeof placed === 'string') {
       process.stderr.write(`stage-lens explain: ${placed}\n`);
       return 2;
     }
+    // The engine lines judged are the window's, as analyze judges them (metric-not-reporting).
+    const input: ExplainInput =
+      window === null ? raw : { ...raw, findings: raw.findingsInWindow(clockWindowOf(placed)) };
     if (deployConfig !== null) {
       deploy = deployEvidenceOf(input, deployConfig);
       deployJson = deployConfigJson(deployConfig, 'flag', deploy.mismatch);
