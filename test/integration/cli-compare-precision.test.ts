@@ -123,6 +123,19 @@ test('[OmniTiming] lines only in a log with DEBUG lines: not called INFO level, 
     markdown.stdout,
   );
   assert.ok(!markdown.stdout.includes('INFO'), markdown.stdout);
+
+  // A rule on a metric the candidate lost says why in the same words.
+  const rule = cli(['compare', 'debug.log', 'info-debug-lines.log', '--fail-if', 'stage1.queued.p50 > 1000ms'], {
+    cwd: dir,
+  });
+  assert.equal(rule.status, 1, rule.stderr);
+  assert.ok(
+    rule.stderr.includes(
+      'FAIL NOT MEASURED  stage1.queued.p50 > 1000ms: stage 1 · code2wav queued p50 was measured in the baseline (30 values) ' +
+        'and not in the candidate (none of 30 measured: 30 no stage table ([OmniTiming] only)): the candidate lost a measurement',
+    ),
+    rule.stderr,
+  );
 });
 
 test('an INFO-level run keeps its words: the cells say INFO level, and its JSON run has no debugLines', () => {
