@@ -78,7 +78,7 @@ function bootOf(reader: LogRunReader): Pick<RunData, 'bootCounts' | 'boots'> {
  * read). A text that ends inside a line was cut there, and says so in the same place.
  */
 function scrapeRun(text: string, source: string, gzipBreak?: string): RunData {
-  const { rows, problemCount, findings, exposed, cutShort } = histogramRowsOfScrape(text, {
+  const { rows, problemCount, findings, exposed, cutShort, latencyFamiliesReadWhole } = histogramRowsOfScrape(text, {
     gzipBroke: gzipBreak !== undefined,
   });
   const scrapeBreak = gzipBreak ?? cutShort ?? undefined;
@@ -91,6 +91,8 @@ function scrapeRun(text: string, source: string, gzipBreak?: string): RunData {
     scrapeFindings: findings,
     exposedHistogramSeries: exposed,
     ...(scrapeBreak === undefined ? {} : { scrapeBreak }),
+    // Cut short: a family it did not read whole is unknown in it, not absent.
+    ...(latencyFamiliesReadWhole === null ? {} : { latencyFamiliesReadWhole }),
   };
 }
 
@@ -135,7 +137,7 @@ function namedAsSession(run: RunData, meta: SessionMeta): RunData {
 }
 
 export type LogSessionScrape = Pick<RunData, 'histograms'> &
-  Partial<Pick<RunData, 'scrapeFindings' | 'exposedHistogramSeries' | 'scrapeBreak'>>;
+  Partial<Pick<RunData, 'scrapeFindings' | 'exposedHistogramSeries' | 'scrapeBreak' | 'latencyFamiliesReadWhole'>>;
 
 /**
  * What a session with a log says of its /metrics endpoint: its last scrape's text read as a saved copy
@@ -151,6 +153,7 @@ export function scrapeOfLogSession(files: SessionFiles, source: string): LogSess
       scrapeFindings: run.scrapeFindings,
       exposedHistogramSeries: run.exposedHistogramSeries,
       scrapeBreak: run.scrapeBreak,
+      latencyFamiliesReadWhole: run.latencyFamiliesReadWhole,
     };
   }
   const rows = files.lastScrape();

@@ -64,10 +64,11 @@ Options:
                                 difference is within noise (default: it is reported, not failed)
   --fail-unevaluated            a rule that cannot be evaluated (its metric measured in
                                 neither run, or in the candidate only; its /metrics series
-                                cut short in a scrape, so unknown) fails (default:
-                                reported). A metric measured in the baseline and not in the
-                                candidate (e.g. the codec TTFT becomes not recorded) fails
-                                without it: the candidate lost a measurement
+                                cut short in a scrape, or absent from a scrape cut short
+                                before it, so unknown) fails (default: reported). A metric
+                                measured in the baseline and not in the candidate (e.g. the
+                                codec TTFT becomes not recorded) fails without it: the
+                                candidate lost a measurement
   --exclude-cold                leave the first request after each server start out
                                 (of a log or session; a scrape's histograms hold every request)
   --baseline-boot <n>           only the requests of server boot n of the baseline, a log or

@@ -4,7 +4,8 @@
 // the family it was cut in, and the notes say where it was cut, in analyze's words; Compare
 // Sessions over a real connection to the language server says the same of the imported files,
 // and a session attached to a loopback /metrics URL (and the CLI given its session folder)
-// compares as the CLI compares a saved copy of its last scrape (a stage's replicas added).
+// compares as the CLI compares a saved copy of its last scrape (a stage's replicas added); a series
+// its cut scrape ends before is unknown in it (kept, "cut short before it"), not absent.
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -14,6 +15,7 @@ import { cutInsideLine, cutLine, gzipCutAtLineFeed, tokensBody } from './support
 import { startLanguageServer, storageForFile, type LspProcess } from './support/lspProcess';
 import { cliCompare, withSources } from './support/compareReport';
 import { attachedScrapeSession } from './support/metricsEndpoint';
+import { histogramNoDiffText } from '../../server/core/compare/format';
 
 const storage = storageForFile('stage-lens-compare-scrape-cut-');
 /** A build before the codec TTFT fix: stage 1 records no TTFT, on one replica. */
@@ -108,6 +110,30 @@ test(
       assert.deepEqual(
         ttft.map((h) => [h.baseline?.count, h.candidate?.count]),
         file === saved ? [[0, 150]] : [],
+        file,
+      );
+      // Cut before its family: unknown in the candidate, so kept and said (none observed in the baseline either).
+      assert.deepEqual(
+        report.histograms
+          .filter((h) => h.family === 'vllm:time_to_first_token_seconds' && h.labels['stage'] === '1')
+          .map((h) => [
+            h.status,
+            h.baseline?.count,
+            h.candidate?.count ?? null,
+            h.unreadIn ?? null,
+            histogramNoDiffText(h),
+          ]),
+        file === saved
+          ? [['candidateOnly', 0, 150, null, 'candidate only; known to be wrong in the baseline']]
+          : [
+              [
+                'neither',
+                0,
+                null,
+                'candidate',
+                'no Δ: known to be wrong in the baseline, cut short before it in the candidate',
+              ],
+            ],
         file,
       );
       assert.deepEqual(

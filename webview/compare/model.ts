@@ -4,6 +4,7 @@
 import type {
   ComparisonReport,
   FindingDiff,
+  HistogramComparison,
   HistogramSide,
   MetricComparison,
   MetricId,
@@ -306,6 +307,19 @@ export function runFacts(side: ComparisonReport['baseline']): string[] {
   const series = histogramSeriesText(side);
   if (series !== null) parts.push(series);
   return parts;
+}
+
+/**
+ * A histogram row's observations, "150 / 75": 0 where a run has no such series, ? where its count
+ * is unknown (not exposed, cut short, or absent from a scrape cut short before it).
+ */
+export function histogramCountsText(r: HistogramComparison): string {
+  const n = (run: 'baseline' | 'candidate'): string => {
+    const side = r[run];
+    if (side === null) return r.unreadIn === run ? '?' : '0';
+    return side.count === null ? '?' : String(side.count);
+  };
+  return `${n('baseline')} / ${n('candidate')}`;
 }
 
 /** A histogram quantile as it may be read: `≤300` (lowest bucket: its bound only), `≥80,000` (+Inf), else the number. */

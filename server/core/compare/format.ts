@@ -240,11 +240,15 @@ export const CHANGE_LABEL: Readonly<Record<FindingChange, string>> = {
   notCheckableInBaseline: 'not checkable',
 };
 
-/** "120/118" observations of a histogram series (0 when absent from a run, ? when not exposed). */
+/** "120/118" observations of a histogram series (0 when absent from a run, ? when unknown: not exposed, or cut short). */
 export function histogramCounts(h: HistogramComparison): string {
-  const n = (side: HistogramComparison['baseline']): string =>
-    side === null ? '0' : side.count === null ? '?' : (nonFiniteSampleText(side.count) ?? String(side.count));
-  return `${n(h.baseline)}/${n(h.candidate)}`;
+  // Absent from a scrape cut short before it: its count is unknown there, not 0.
+  const n = (run: 'baseline' | 'candidate'): string => {
+    const side = h[run];
+    if (side === null) return h.unreadIn === run ? '?' : '0';
+    return side.count === null ? '?' : (nonFiniteSampleText(side.count) ?? String(side.count));
+  };
+  return `${n('baseline')}/${n('candidate')}`;
 }
 
 /** A plain-text table: the first `leftColumns` columns left-aligned (labels), the rest right-aligned (numbers). */
@@ -287,33 +291,44 @@ export function histogramDiffText(h: HistogramComparison, q: QuantileComparison)
 /** A histogram row's marks: `cut` when a run's series is cut short, `lie` when one is known to be wrong. */
 export function histogramMarks(h: HistogramComparison, cut: string, lie: string): string {
   const sides = [h.baseline, h.candidate];
-  return `${sides.some((s) => s?.cut === true) ? cut : ''}${sides.some((s) => caveatBesidesCut(s?.caveat) !== null) ? lie : ''}`;
+  const cutShort = h.unreadIn !== undefined || sides.some((s) => s?.cut === true);
+  return `${cutShort ? cut : ''}${sides.some((s) => caveatBesidesCut(s?.caveat) !== null) ? lie : ''}`;
 }
 
-/** Why a side's series is not usable: cut short (unknown), or known to be wrong. */
-function notUsableWord(side: HistogramSide | null): string {
-  return side?.cut === true ? 'cut short' : 'known to be wrong';
+/**
+ * Why a run's series is not usable: absent from its scrape cut short before it, cut short
+ * (unknown either way), or known to be wrong; null when it is usable.
+ */
+function notUsableWord(h: HistogramComparison, run: 'baseline' | 'candidate'): string | null {
+  if (h.unreadIn === run) return 'cut short before it';
+  if (h.notUsableIn !== run && h.notUsableIn !== 'both') return null;
+  return h[run]?.cut === true ? 'cut short' : 'known to be wrong';
 }
 
 /**
  * Why a histogram row has no Δ, or null when it has one: measured in one run only, or a run
- * whose series is known to be wrong (marked ! in the table, ⚠️ in Markdown) or cut short (~, ✂️).
+ * whose series is known to be wrong (marked ! in the table, ⚠️ in Markdown), cut short, or
+ * absent from a scrape cut short before it (~, ✂️).
  */
 export function histogramNoDiffText(h: HistogramComparison): string | null {
-  const b = notUsableWord(h.baseline);
-  const c = notUsableWord(h.candidate);
+  const b = notUsableWord(h, 'baseline');
+  const c = notUsableWord(h, 'candidate');
   const wrong =
-    h.notUsableIn === null
-      ? null
-      : h.notUsableIn === 'both'
-        ? b === c
-          ? `${b} in both runs`
-          : `${b} in the baseline, ${c} in the candidate`
-        : `${h.notUsableIn === 'baseline' ? b : c} in the ${h.notUsableIn}`;
+    b !== null && c !== null
+      ? b === c
+        ? `${b} in both runs`
+        : `${b} in the baseline, ${c} in the candidate`
+      : b !== null
+        ? `${b} in the baseline`
+        : c !== null
+          ? `${c} in the candidate`
+          : null;
   if (h.status === 'compared') return wrong === null ? null : `no Δ: ${wrong}`;
-  // A run without observations whose series is cut short has values unknown, not absent: not "the other run only".
-  const lacking = h.status === 'baselineOnly' ? h.candidate : h.status === 'candidateOnly' ? h.baseline : null;
-  if (wrong !== null && (h.status === 'neither' || lacking?.cut === true)) return `no Δ: ${wrong}`;
+  // A run without observations whose series is cut short, or absent from a scrape cut short before
+  // it, has values unknown, not absent: not "the other run only".
+  const lacking = h.status === 'baselineOnly' ? 'candidate' : h.status === 'candidateOnly' ? 'baseline' : null;
+  const unknownIn = lacking !== null && (h[lacking]?.cut === true || h.unreadIn === lacking);
+  if (wrong !== null && (h.status === 'neither' || unknownIn)) return `no Δ: ${wrong}`;
   const only = h.status === 'baselineOnly' ? 'baseline only' : 'candidate only';
   return wrong === null ? only : `${only}; ${wrong}`;
 }

@@ -95,8 +95,11 @@ export function compareMarkdown(report: ComparisonReport, rules: readonly RuleRe
       '| | rule | result |',
       '|---|---|---|',
     );
+    // ❔ alone is also a finding not checkable: the cell says the rule was not evaluated, then why.
     for (const r of rules)
-      out.push(`| ${RULE_ICON[r.outcome]} | ${escapeMarkdown(r.rule)} | ${escapeMarkdown(r.detail)} |`);
+      out.push(
+        `| ${RULE_ICON[r.outcome]} | ${escapeMarkdown(r.rule)} | ${r.outcome === 'notEvaluated' ? 'not evaluated: ' : ''}${escapeMarkdown(r.detail)} |`,
+      );
     out.push('');
   }
 

@@ -10,10 +10,12 @@
 //    the stage did not run, or its /metrics series known to be wrong there) is a regression
 //    of what the server reports: `unmeasured`, which fails. Measured in the candidate only,
 //    or folded into prefill+decode (one output), is no regression.
-//  - a /metrics series cut short in a scrape the rule reads (the text broke off inside it) is
-//    unknown there, not missing: a capture problem, not the server ceasing to report it. The
-//    rule is `notEvaluated`, saying to take that scrape again, in either run or both; a
-//    series also known to be wrong (its caveat besides the cut) is judged by that.
+//  - a /metrics series cut short in a scrape the rule reads (the text broke off inside it), or
+//    absent from a scrape cut short before it (in the family the text broke off in, or one after
+//    it), is unknown there, not missing: a capture problem, not the server ceasing to report it.
+//    The rule is `notEvaluated`, saying to take that scrape again, in either run or both; a
+//    series also known to be wrong (its caveat besides the cut) is judged by that. A series
+//    absent from a scrape read whole was lost (`unmeasured`, as above).
 //  - a rule that cannot be evaluated (metric measured in neither run or in the candidate
 //    only, a series cut short, a baseline of 0 for a % change) is `notEvaluated` with the
 //    reason, and fails only with `failUnevaluated`.
@@ -162,7 +164,8 @@ export function checkRule(rule: Rule, report: ComparisonReport, options: RuleChe
     baseline,
     candidate,
     basis,
-    detail: `not evaluated: ${detail}`,
+    // The outcome says "not evaluated" (the table's label, Markdown's cell, JSON's outcome): the detail says why.
+    detail,
   });
 
   const found = findTarget(rule, report);
@@ -250,8 +253,14 @@ export function checkRule(rule: Rule, report: ComparisonReport, options: RuleChe
         candidateValue,
       );
     const cutIn = named.filter(([, side]) => side?.cut === true).map(([name]) => name);
-    if (cutIn.length > 0)
-      return notEvaluated(cutShortText(row.family, scope, what, cutIn), 'histogram', baselineValue, candidateValue);
+    const unreadIn = named.filter(([name]) => name === `the ${row.unreadIn}`).map(([name]) => name);
+    if (cutIn.length > 0 || unreadIn.length > 0)
+      return notEvaluated(
+        cutShortText(row.family, scope, what, cutIn, unreadIn),
+        'histogram',
+        baselineValue,
+        candidateValue,
+      );
     if (status === 'baselineOnly')
       return unmeasured(
         `${what} was measured in the baseline (${row.baseline?.count ?? '?'} observations of ${row.family}) and has no observation in the candidate`,
@@ -342,13 +351,29 @@ export function checkRule(rule: Rule, report: ComparisonReport, options: RuleChe
 }
 
 /**
- * Why a rule reads no value where a run's scrape broke off inside its series: unknown, not
- * measured, and a capture problem (not the server ceasing to report it), so the scrape is taken again.
+ * Why a rule reads no value where a run's scrape broke off inside its series (`cutIn`), or before
+ * it (`unreadIn`: absent from the text read): unknown, not measured, and a capture problem (not the
+ * server ceasing to report it), so the scrape is taken again.
  */
-function cutShortText(family: string, scope: string, what: string, runs: readonly string[]): string {
+function cutShortText(
+  family: string,
+  scope: string,
+  what: string,
+  cutIn: readonly string[],
+  unreadIn: readonly string[],
+): string {
+  const series = `the ${family} series of ${scope}`;
+  const scrapes = (runs: readonly string[]): string =>
+    runs.length === 1 ? `${runs[0]}'s scrape` : "both runs' scrapes";
+  const why =
+    cutIn.length > 0 && unreadIn.length > 0
+      ? `${series} is cut short in ${scrapes(cutIn)} and ${scrapes(unreadIn)} is cut short before it`
+      : cutIn.length > 0
+        ? `${series} is cut short in ${scrapes(cutIn)}`
+        : `${scrapes(unreadIn)} is cut short before ${series}`;
+  const runs = [...cutIn, ...unreadIn];
   const one = runs.length === 1 ? runs[0] : undefined;
-  const scrape = one === undefined ? "both runs' scrapes" : `${one}'s scrape`;
-  return `the ${family} series of ${scope} is cut short in ${scrape}, so ${what} is unknown ${one === undefined ? 'in both' : 'there'}, not measured (a capture cut short, not a lost measurement): take ${one === undefined ? 'both scrapes' : scrape} again`;
+  return `${why}, so ${what} is unknown ${one === undefined ? 'in both' : 'there'}, not measured (a capture cut short, not a lost measurement): take ${one === undefined ? 'both scrapes' : `${one}'s scrape`} again`;
 }
 
 /** The runs a rule reads, named: a limit holds the candidate's own value (the baseline's series, right or wrong, plays no part). */

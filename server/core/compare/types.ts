@@ -138,6 +138,13 @@ export interface RunData {
    */
   readonly scrapeBreak?: string;
   /**
+   * A scrape cut short: the latency families (canonical names) it read whole, those before the
+   * cut. A series of any other family absent from it is unknown in this run (the cut may have
+   * taken it), not missing. Absent: the scrape was read whole, or where it broke off is not known
+   * (a session's saved rows without their text).
+   */
+  readonly latencyFamiliesReadWhole?: readonly string[];
+  /**
    * What names its pipeline where its log names no served model: a saved session's deploy file
    * and source, as the editor names its stages (its folder's path says nothing of it); absent:
    * `source`, the file's path.
@@ -325,7 +332,7 @@ export interface HistogramComparison {
   readonly labels: Readonly<Record<string, string>>;
   /** `ms` for *_seconds / *_s families (converted), else the family's own unit (''). */
   readonly unit: 'ms' | '';
-  /** Which runs observed the series; `neither` only for a series cut short in a run (unknown, not empty, so kept). */
+  /** Which runs observed the series; `neither` only for a series cut short in a run, or absent from a scrape cut short before it (unknown, not empty, so kept). */
   readonly status: ComparisonStatus;
   readonly baseline: HistogramSide | null;
   readonly candidate: HistogramSide | null;
@@ -334,6 +341,11 @@ export interface HistogramComparison {
    * taken on it, whatever the status. null: usable in both runs.
    */
   readonly notUsableIn: 'baseline' | 'candidate' | 'both' | null;
+  /**
+   * A run without the series whose scrape was cut short before it (the cut family, or one after
+   * the cut): its values are unknown there, not absent, so no difference is taken. Absent: none.
+   */
+  readonly unreadIn?: 'baseline' | 'candidate';
   /** Point estimates only: a histogram has no per-request samples, so significance is not testable. Empty unless compared and usable in both runs. */
   readonly quantiles: readonly QuantileComparison[];
 }

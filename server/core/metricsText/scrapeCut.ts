@@ -27,6 +27,17 @@ export function cutFamilyOf(parsed: ParsedExposition, end: ScrapeEnd = WHOLE_INP
 }
 
 /**
+ * The families (canonical names, in text order) a scrape cut short read whole: those before the
+ * family the cut may have reached. Any other family is unknown in it: the cut one, or one after
+ * the cut, absent from the text whether or not the server exposed it. null: the scrape is whole.
+ */
+export function familiesReadWhole(parsed: ParsedExposition, end: ScrapeEnd = WHOLE_INPUT): string[] | null {
+  if (parsed.unterminatedLine === null && !end.gzipBroke) return null;
+  const cut = cutFamilyOf(parsed, end);
+  return parsed.families.filter((f) => f !== cut).map((f) => f.canonicalName);
+}
+
+/**
  * The input-cut-short finding of a text that ends inside a line, in the words of a cut .prom.gz's
  * (input-gzip-damaged); null when the text ends with a line feed, or its gzip data broke (that finding says it).
  */
