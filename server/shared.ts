@@ -39,12 +39,14 @@ export { coldTailText, ttftWaitText } from './core/explain/tailCauses';
 export {
   CHANGE_LABEL,
   cutOffPerRun,
+  debugLinesPerRun,
   findingText,
   histogramNoDiffText,
   histogramSeriesText,
   sideMissing,
   tooFewToTestText,
   UNKNOWN_LABEL,
+  unknownLabel,
 } from './core/compare/format';
 export { endToEndOf } from './core/analysis/endToEnd';
 export { headlineStage } from './core/analysis/headlineStage';

@@ -18,6 +18,7 @@ import { gaugesOfEngines } from '../core/explain/explainReport';
 import { metricNotReportingInScrape, scrapeChecksDone } from '../core/explain/metricNotReporting';
 import { scrapeCutFinding, WHOLE_INPUT, type ScrapeEnd } from '../core/metricsText/scrapeCut';
 import type { GaugeSamples } from '../core/explain/types';
+import type { ClockWindow } from '../core/explain/timeWindow';
 import { parseExposition } from '../core/metricsText';
 import { ioMessage } from './compareInput';
 import { MAX_SCRAPE_BYTES, readByKind } from './inputByKind';
@@ -75,6 +76,12 @@ export interface ExplainInput {
   readonly gzipDamage: GzipDamageProblem | null;
   /** Log clock of the log's first line with a log prefix (where a window is placed without a timed request); null when none, or a scrape. */
   readonly firstLogTimeMs: number | null;
+  /**
+   * `findings` with the KV-cache usage of the `Engine NNN:` lines judged over those in `window`
+   * (placed on the log clock) and the boot read, as analyze judges them with the same window and
+   * boot (metric-not-reporting, "1 of 1 lines in the window"); a scrape's findings as they are.
+   */
+  readonly findingsInWindow: (window: ClockWindow) => readonly Finding[];
 }
 
 export interface ExplainReadOptions {
@@ -91,6 +98,8 @@ class LogExplainReader {
   private bytes = 0;
 
   private readonly rolesFromSession: boolean;
+  /** The server boot read alone (ExplainReadOptions.boot); undefined for every boot. */
+  private readonly boot: number | undefined;
 
   /**
    * `names`: what names the pipeline (the source's path, a deploy config's), as analyze takes it;
@@ -105,6 +114,7 @@ class LogExplainReader {
     this.index = new ExplainIndex({ year });
     const roles = stageRolesOfNamesOrRecorded(names, recorded);
     this.rolesFromSession = recorded !== undefined;
+    this.boot = options.boot;
     // The index takes every request as it comes; the analysis keeps none and summarizes no
     // field (explain reports neither), only its findings, stage roles and engine series are read.
     this.analysis = new StreamAnalysis({
@@ -166,6 +176,8 @@ class LogExplainReader {
       compression: null,
       gzipDamage: null,
       firstLogTimeMs: this.analysis.firstLogTimeMs(),
+      findingsInWindow: (window) =>
+        this.analysis.findingsOver({ ...(this.boot === undefined ? {} : { boot: this.boot }), window }),
     };
   }
 }
@@ -174,10 +186,11 @@ class LogExplainReader {
 function scrapeInput(text: string, end: ScrapeEnd = WHOLE_INPUT): ExplainInput {
   const exposition = parseExposition(text, end);
   const cut = scrapeCutFinding(exposition, end);
+  const findings = [...metricNotReportingInScrape(exposition, null, end), ...(cut === null ? [] : [cut])];
   return {
     kind: 'scrape',
     index: new ExplainIndex(),
-    findings: [...metricNotReportingInScrape(exposition, null, end), ...(cut === null ? [] : [cut])],
+    findings,
     gauges: [],
     problemCount: exposition.problems.length,
     stageRoles: {},
@@ -191,6 +204,7 @@ function scrapeInput(text: string, end: ScrapeEnd = WHOLE_INPUT): ExplainInput {
     compression: null,
     gzipDamage: null,
     firstLogTimeMs: null,
+    findingsInWindow: () => findings,
   };
 }
 
@@ -224,7 +238,7 @@ export async function explainFromStream(
     const input = scrapeInput(Buffer.concat(scrape).toString('utf8'), { gzipBroke: damage !== null });
     // Its series before the break are read: a finding says so, in the report's JSON as in its table.
     const findings = damage === null ? input.findings : [...input.findings, scrapeGzipDamagedFinding(damage)];
-    return { ...input, ...gzip, findings };
+    return { ...input, ...gzip, findings, findingsInWindow: () => findings };
   }
   const logReader = log ?? new LogExplainReader(year, names, options);
   if (damage !== null) logReader.brokeOff(damage);
@@ -242,13 +256,14 @@ function importedScrapeInput(files: SessionFiles, meta: SessionMeta, source: str
   if (text === null) throw new Error(`${source}: the /metrics scrape this session imported cannot be read`);
   const damage = meta.inputDamage;
   const input = scrapeInput(text, { gzipBroke: damage !== undefined });
-  return damage === undefined
-    ? input
-    : {
-        ...input,
-        findings: [...input.findings, scrapeGzipDamagedFindingOf(damage.message)],
-        gzipDamage: storedGzipDamage(damage.message, damage.gzipDamaged.logBytes),
-      };
+  if (damage === undefined) return input;
+  const findings = [...input.findings, scrapeGzipDamagedFindingOf(damage.message)];
+  return {
+    ...input,
+    findings,
+    findingsInWindow: () => findings,
+    gzipDamage: storedGzipDamage(damage.message, damage.gzipDamaged.logBytes),
+  };
 }
 
 /**

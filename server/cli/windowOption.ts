@@ -111,3 +111,8 @@ export function windowJsonOf(counts: WindowCounts | null): WindowJson | null {
     placed: w !== null,
   };
 }
+
+/** A placed window (placeWindow) on the log clock: an end not given is open. */
+export function clockWindowOf(placed: { readonly fromMs?: number; readonly toMs?: number }): ClockWindow {
+  return { fromMs: placed.fromMs ?? Number.NEGATIVE_INFINITY, toMs: placed.toMs ?? Number.POSITIVE_INFINITY };
+}

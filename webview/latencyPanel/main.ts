@@ -556,6 +556,7 @@ function onSummary(next: SummaryResult): void {
   const before = summary?.requestCount;
   summary = next;
   bootPicker.update(next.boots, state.scope.boot);
+  waterfall.setDebugLines(next.debugLines === true);
   tablesNotice.hidden = next.tablesMissing === null;
   setText(tablesNotice, next.tablesMissing?.message ?? '');
   // Closed over a table of requests; open when it is all the log has.
@@ -567,6 +568,7 @@ function onSummary(next: SummaryResult): void {
       next.tablesMissing?.all === true,
       next.endToEnd?.ms ?? null,
       new Set((next.replicas ?? []).map((r) => r.stageKey)),
+      next.debugLines === true,
     ),
   );
   table.setNoRequestsText(session === null ? null : emptyTableText(session, next));

@@ -358,7 +358,7 @@ export class StreamAnalysis {
         ...this.bootFindings(),
         ...this.findingsBuilder.findings(stages, maxRequestIds, this.stageRoles()),
         ...this.legacyFindings(),
-        ...this.engineFindings(),
+        ...this.engineFindings(this.selectedEngineLines()),
       ],
       endToEnd: this.endToEnd.summary(),
       tablesMissing: this.tablesMissing.notice(this.debugLineRead),
@@ -457,7 +457,7 @@ export class StreamAnalysis {
    * the boot and window selected, else all of them), and engine-stats-only, which says what kind
    * of log this is: over its every line and request, whatever a boot or window keeps.
    */
-  private engineFindings(lines: EngineLineScope = this.selectedEngineLines()): Finding[] {
+  private engineFindings(lines: EngineLineScope): Finding[] {
     const series = this.engineSeriesBuilder.series();
     const logSeries = this.logEngineSeries === null ? series : this.logEngineSeries.series();
     const only = engineStatsOnlyFinding(logSeries, this.logRequestCount(), this.options.live?.() ?? false);
@@ -473,6 +473,24 @@ export class StreamAnalysis {
     const boot = this.options.boot === undefined ? {} : { boot: this.options.boot };
     if (spec === undefined) return boot;
     return { ...boot, window: this.placedWindow(spec) ?? NO_TIME };
+  }
+
+  /**
+   * The snapshot's findings with the KV-cache usage judged over the engine lines `lines` keeps:
+   * for a reader that places the window itself (explain, on its index's clock), as analyze's
+   * snapshot judges the lines of the boot and window selected.
+   */
+  findingsOver(lines: EngineLineScope): Finding[] {
+    return this.findingsOf(this.summaries.stages(), lines);
+  }
+
+  private findingsOf(stages: readonly StageSummary[], lines: EngineLineScope): Finding[] {
+    return [
+      ...this.bootFindings(),
+      ...this.findingsBuilder.findings(stages, undefined, this.stageRoles()),
+      ...this.engineFindings(lines),
+      ...this.legacyFindings(),
+    ];
   }
 
   /** The boots of the log's cold requests (a boot's or window's left-out ones too): those cold-start counts. */
@@ -507,12 +525,7 @@ export class StreamAnalysis {
         return (replicas ??= summaries.replicas(included()));
       },
       edges: this.edgeSummaries.edges(),
-      findings: [
-        ...this.bootFindings(),
-        ...this.findingsBuilder.findings(stages, undefined, this.stageRoles()),
-        ...this.engineFindings(),
-        ...this.legacyFindings(),
-      ],
+      findings: this.findingsOf(stages, this.selectedEngineLines()),
       endToEnd: this.endToEnd.summary(),
       tablesMissing: this.tablesMissing.notice(this.debugLineRead),
       problems: this.problemList,

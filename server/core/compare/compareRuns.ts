@@ -50,6 +50,7 @@ function summary(run: RunData): RunSummary {
     logSpan: run.samples?.logSpan ?? null,
     ...(run.bootCounts === undefined ? {} : { boot: run.bootCounts.boot }),
     ...(run.partialLogBytes === undefined ? {} : { partialLogBytes: run.partialLogBytes }),
+    ...(run.samples?.debugLines === true ? { debugLines: true as const } : {}),
   };
 }
 

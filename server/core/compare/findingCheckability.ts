@@ -50,14 +50,18 @@ function cutShortReason(cut: ScrapeCutFamilies, f: FindingCount, role: Role): st
 
 function uncheckableIn(run: RunData, role: Role): UncheckableReason {
   const noTables = run.samples !== null && printedNoStatsTables(run.samples);
+  // A log with DEBUG lines did not run at INFO: its stats logger was set above DEBUG, or the tables were cut out (tablesMissing.ts).
+  const why =
+    run.samples?.debugLines === true
+      ? 'it printed no stats tables, only [OmniTiming] lines, though its log has DEBUG lines'
+      : 'it printed no stats tables (a server at INFO logs [OmniTiming] lines only)';
   return (f: FindingCount) => {
     if (f.fromScrape === true) {
       if (run.histograms === null) return 'it has no /metrics scrape';
       return run.scrapeCut === undefined ? null : cutShortReason(run.scrapeCut, f, role);
     }
     if (run.samples === null) return 'it has no log, only a /metrics scrape';
-    if (noTables && readFromStatsTables(f.code))
-      return 'it printed no stats tables (a server at INFO logs [OmniTiming] lines only)';
+    if (noTables && readFromStatsTables(f.code)) return why;
     return null;
   };
 }

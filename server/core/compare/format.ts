@@ -50,11 +50,29 @@ export function signedPct(v: number | null): string {
   return `${v > 0 ? '+' : v < 0 ? '-' : ''}${text}%`;
 }
 
-export function unknownText(unknown: UnknownCounts): string {
+/**
+ * `reason`'s words for a run; `debugLines`: its log has DEBUG lines (RunSummary.debugLines), so a
+ * run of [OmniTiming] lines only did not run at INFO (its stats logger was set above DEBUG, or the
+ * tables were cut out: tablesMissing.ts) and is not called INFO level.
+ */
+export function unknownLabel(reason: UnknownReason, debugLines = false): string {
+  return reason === 'noStageTable' && debugLines ? 'no stage table ([OmniTiming] only)' : UNKNOWN_LABEL[reason];
+}
+
+/** `debugLines` as for unknownLabel. */
+export function unknownText(unknown: UnknownCounts, debugLines = false): string {
   return (Object.keys(UNKNOWN_LABEL) as UnknownReason[])
     .filter((k) => (unknown[k] ?? 0) > 0)
-    .map((k) => `${unknown[k]} ${UNKNOWN_LABEL[k]}`)
+    .map((k) => `${unknown[k]} ${unknownLabel(k, debugLines)}`)
     .join(', ');
+}
+
+/** Whether each run's log has DEBUG lines (RunSummary.debugLines): the words of its unknown values (unknownLabel). */
+export function debugLinesPerRun(report: ComparisonReport): {
+  readonly baseline: boolean;
+  readonly candidate: boolean;
+} {
+  return { baseline: report.baseline.debugLines === true, candidate: report.candidate.debugLines === true };
 }
 
 /** "request", "transfer 0 → 1", "stage 1 · code2wav" ("stage 1" where the roles are not known). */
@@ -103,10 +121,10 @@ export function tooFewToTestText(report: Pick<ComparisonReport, 'metrics' | 'met
 /**
  * Why one side has no number: "0 of 60 measured: 60 not recorded". A scope with no request
  * did not run, unless `cutOff` of the run's requests had their stats cut off: the scope may be
- * in the part not read.
+ * in the part not read. `debugLines`: the run's log has DEBUG lines (unknownLabel).
  */
-export function sideMissing(side: SideStats, cutOff = 0): string {
-  const why = unknownText(side.unknown);
+export function sideMissing(side: SideStats, cutOff = 0, debugLines = false): string {
+  const why = unknownText(side.unknown, debugLines);
   if (side.requests === 0)
     return cutOff > 0
       ? `not read: ${countOf(cutOff, 'request')} had ${cutOff === 1 ? 'its' : 'their'} stats cut off (truncated-record), so whether it ran is unknown`
@@ -120,13 +138,14 @@ export function cutOffPerRun(report: ComparisonReport): { readonly baseline: num
   return { baseline: f?.baselineRequests ?? 0, candidate: f?.candidateRequests ?? 0 };
 }
 
-/** One sentence for a metric measured in one run only; `cutOff`: cutOffPerRun of the report. */
+/** One sentence for a metric measured in one run only; `cutOff`: cutOffPerRun of the report; `debugLines`: debugLinesPerRun. */
 export function oneSidedText(
   m: MetricComparison,
   cutOff: { readonly baseline: number; readonly candidate: number } = { baseline: 0, candidate: 0 },
+  debugLines: { readonly baseline: boolean; readonly candidate: boolean } = { baseline: false, candidate: false },
 ): string {
-  const b = sideMissing(m.baseline, cutOff.baseline);
-  const c = sideMissing(m.candidate, cutOff.candidate);
+  const b = sideMissing(m.baseline, cutOff.baseline, debugLines.baseline);
+  const c = sideMissing(m.candidate, cutOff.candidate, debugLines.candidate);
   if (m.status === 'baselineOnly') return `measured in the baseline only (candidate: ${c})`;
   if (m.status === 'candidateOnly') return `measured in the candidate only (baseline: ${b})`;
   return `measured in neither run (baseline: ${b}; candidate: ${c})`;

@@ -16,6 +16,7 @@ import {
   histogramQuantileText,
   metricLabel,
   oneSidedText,
+  debugLinesPerRun,
   cutOffPerRun,
   runText,
   sessionRolesText,
@@ -145,7 +146,7 @@ export function compareMarkdown(report: ComparisonReport, rules: readonly RuleRe
       out.push('**Measured in one run only** (not a difference):', '');
       for (const m of oneSided)
         out.push(
-          `- ${escapeMarkdown(scopeLabel(m.scope, report.stageRoles))} ${metricLabel(m)}: ${escapeMarkdown(oneSidedText(m, cutOffPerRun(report)))}`,
+          `- ${escapeMarkdown(scopeLabel(m.scope, report.stageRoles))} ${metricLabel(m)}: ${escapeMarkdown(oneSidedText(m, cutOffPerRun(report), debugLinesPerRun(report)))}`,
         );
       out.push('');
     }
@@ -170,7 +171,7 @@ export function compareMarkdown(report: ComparisonReport, rules: readonly RuleRe
       const cells =
         m.status === 'compared'
           ? m.quantiles.map((q) => quantileCell(m, q))
-          : [escapeMarkdown(oneSidedText(m, cutOffPerRun(report))), '', ''];
+          : [escapeMarkdown(oneSidedText(m, cutOffPerRun(report), debugLinesPerRun(report))), '', ''];
       out.push(
         `| ${escapeMarkdown(scopeLabel(m.scope, report.stageRoles))} | ${metricLabel(m)} | ${countsText(m)} | ${cells.join(' | ')} | ${rankCell(m)} |`,
       );

@@ -287,7 +287,7 @@ export function checkRule(rule: Rule, report: ComparisonReport, options: RuleChe
     const onlyOneOutput = (c.unknown.oneOutput ?? 0) > 0 && unknownText({ ...c.unknown, oneOutput: 0 }) === '';
     if (onlyOneOutput) return notCompared();
     return unmeasured(
-      `${what} was measured in the baseline (${found.row.baseline.measured} values) and not in the candidate (${sideMissing(c)})`,
+      `${what} was measured in the baseline (${found.row.baseline.measured} values) and not in the candidate (${sideMissing(c, 0, report.candidate.debugLines === true)})`,
     );
   }
 

@@ -14,6 +14,7 @@ import {
   histogramQuantileText,
   metricLabel,
   oneSidedText,
+  debugLinesPerRun,
   cutOffPerRun,
   runText,
   scopeCell,
@@ -159,7 +160,7 @@ export function compareTable(report: ComparisonReport, rules: readonly RuleResul
       out.push('', 'Measured in one run only (not a difference):');
       for (const m of oneSided)
         out.push(
-          `  ${scopeLabel(m.scope, report.stageRoles)} ${metricLabel(m)}: ${oneSidedText(m, cutOffPerRun(report))}`,
+          `  ${scopeLabel(m.scope, report.stageRoles)} ${metricLabel(m)}: ${oneSidedText(m, cutOffPerRun(report), debugLinesPerRun(report))}`,
         );
     }
     const neither = report.metrics.length - shown.length;

@@ -66,7 +66,7 @@ export type UnknownReason =
   | 'noOutput'
   | 'notComputable'
   | 'oneOutput'
-  /** The stage is known only from an [OmniTiming] line: the run printed no stage table (INFO level). */
+  /** The stage is known only from an [OmniTiming] line: the run printed no stage table (INFO level, or a stats logger above DEBUG). */
   | 'noStageTable'
   | 'noTransferTable';
 export type UnknownCounts = Partial<Record<UnknownReason, number>>;
@@ -425,6 +425,8 @@ export interface RunSummary {
   readonly boot?: number;
   /** Bytes of log read before its gzip data broke off: its numbers are of that part only (absent: read whole). */
   readonly partialLogBytes?: number;
+  /** Its log has a line at DEBUG (RunSamples.debugLines): a run of [OmniTiming] lines only did not run at INFO; absent otherwise. */
+  readonly debugLines?: true;
 }
 
 export interface ComparisonReport {
