@@ -77,9 +77,10 @@ function bootOf(reader: LogRunReader): Pick<RunData, 'bootCounts' | 'boots'> {
  * A /metrics scrape's run; `gzipBreak`: where its gzip data broke off (the series before it are
  * read). A text that ends inside a line was cut there, and says so in the same place.
  */
-function scrapeRun(text: string, source: string, gzipBreak?: string): RunData {
-  const { rows, problemCount, findings, exposed, cutShort, latencyFamiliesReadWhole, scrapeCut } =
-    histogramRowsOfScrape(text, { gzipBroke: gzipBreak !== undefined });
+export function scrapeRun(text: string, source: string, gzipBreak?: string): RunData {
+  const { rows, problemCount, findings, exposed, cutShort, scrapeCut } = histogramRowsOfScrape(text, {
+    gzipBroke: gzipBreak !== undefined,
+  });
   const scrapeBreak = gzipBreak ?? cutShort ?? undefined;
   return {
     source,
@@ -90,9 +91,7 @@ function scrapeRun(text: string, source: string, gzipBreak?: string): RunData {
     scrapeFindings: findings,
     exposedHistogramSeries: exposed,
     ...(scrapeBreak === undefined ? {} : { scrapeBreak }),
-    // Cut short: a family it did not read whole is unknown in it, not absent.
-    ...(latencyFamiliesReadWhole === null ? {} : { latencyFamiliesReadWhole }),
-    // A finding read from a family it did not read whole could not show in it.
+    // Cut short: a family it did not read whole is unknown in it, not absent, and a finding read from one could not show.
     ...(scrapeCut === null ? {} : { scrapeCut }),
   };
 }
@@ -138,12 +137,7 @@ function namedAsSession(run: RunData, meta: SessionMeta): RunData {
 }
 
 export type LogSessionScrape = Pick<RunData, 'histograms'> &
-  Partial<
-    Pick<
-      RunData,
-      'scrapeFindings' | 'exposedHistogramSeries' | 'scrapeBreak' | 'latencyFamiliesReadWhole' | 'scrapeCut'
-    >
-  >;
+  Partial<Pick<RunData, 'scrapeFindings' | 'exposedHistogramSeries' | 'scrapeBreak' | 'scrapeCut'>>;
 
 /**
  * What a session with a log says of its /metrics endpoint: its last scrape's text read as a saved copy
@@ -159,7 +153,6 @@ export function scrapeOfLogSession(files: SessionFiles, source: string): LogSess
       scrapeFindings: run.scrapeFindings,
       exposedHistogramSeries: run.exposedHistogramSeries,
       scrapeBreak: run.scrapeBreak,
-      latencyFamiliesReadWhole: run.latencyFamiliesReadWhole,
       scrapeCut: run.scrapeCut,
     };
   }

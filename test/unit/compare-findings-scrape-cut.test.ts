@@ -8,8 +8,8 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { compareRuns } from '../../server/core/compare/compareRuns';
+import { scrapeRun } from '../../server/capture/compareInput';
 import { findingText } from '../../server/core/compare/format';
-import { histogramRowsOfScrape } from '../../server/core/compare/scrapeHistograms';
 import type { RunData } from '../../server/core/compare/types';
 import { cutInsideLine, cutInto, lastSeriesLine, REPLICAS_SCRAPE } from '../integration/support/cutScrape';
 
@@ -18,23 +18,6 @@ const FIXTURES = path.join(__dirname, '..', 'fixtures', 'scrapes');
 const BEFORE_FIX_TEXT = fs.readFileSync(path.join(FIXTURES, 'codec-ttft-before-fix.prom'), 'utf8');
 /** A build with the fix, stage 1 on two replicas: no codec TTFT signature. */
 const REPLICAS_TEXT = fs.readFileSync(REPLICAS_SCRAPE, 'utf8');
-
-/** A scrape's run as `compare` reads a .prom file (server/capture/compareInput.ts). */
-function scrapeRun(text: string, source: string): RunData {
-  const read = histogramRowsOfScrape(text);
-  return {
-    source,
-    kind: 'scrape',
-    samples: null,
-    histograms: read.rows,
-    problemCount: read.problemCount,
-    scrapeFindings: read.findings,
-    exposedHistogramSeries: read.exposed,
-    ...(read.cutShort === null ? {} : { scrapeBreak: read.cutShort }),
-    ...(read.latencyFamiliesReadWhole === null ? {} : { latencyFamiliesReadWhole: read.latencyFamiliesReadWhole }),
-    ...(read.scrapeCut === null ? {} : { scrapeCut: read.scrapeCut }),
-  };
-}
 
 /** Each finding of the diff as the table words it, after its change. */
 function findingLines(baseline: RunData, candidate: RunData): string[] {

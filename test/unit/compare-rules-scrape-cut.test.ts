@@ -10,30 +10,14 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { compareRuns } from '../../server/core/compare/compareRuns';
+import { scrapeRun } from '../../server/capture/compareInput';
 import { histogramCounts, histogramNoDiffText } from '../../server/core/compare/format';
 import { checkRule, ruleScopeErrors } from '../../server/core/compare/ruleCheck';
 import { isRuleError, parseRule, type Rule } from '../../server/core/compare/rules';
-import { histogramRowsOfScrape } from '../../server/core/compare/scrapeHistograms';
 import type { ComparisonReport, RunData } from '../../server/core/compare/types';
 import { cutInto, lastSeriesLine, REPLICAS_SCRAPE } from '../integration/support/cutScrape';
 
 const FIXTURES = path.join(__dirname, '..', 'fixtures', 'scrapes');
-
-/** A scrape's run as `compare` reads a .prom file: its text parsed, its series added over replicas. */
-function scrapeRun(text: string, source: string): RunData {
-  const { rows, problemCount, findings, exposed, cutShort, latencyFamiliesReadWhole } = histogramRowsOfScrape(text);
-  return {
-    source,
-    kind: 'scrape',
-    samples: null,
-    histograms: rows,
-    problemCount,
-    scrapeFindings: findings,
-    exposedHistogramSeries: exposed,
-    ...(cutShort === null ? {} : { scrapeBreak: cutShort }),
-    ...(latencyFamiliesReadWhole === null ? {} : { latencyFamiliesReadWhole }),
-  };
-}
 
 function rule(text: string): Rule {
   const r = parseRule(text);
@@ -145,8 +129,16 @@ function rowOf(report: ComparisonReport, family: string, stage: string) {
 
 test('a candidate scrape cut short before a series: a rule on it is not evaluated (take the scrape again); absent from a whole scrape, it fails as not measured', () => {
   const run = earlyCut();
-  assert.deepEqual(run.latencyFamiliesReadWhole, ['vllm_omni:e2e_request_latency_s']);
-  assert.equal(whole().latencyFamiliesReadWhole, undefined);
+  assert.deepEqual(run.scrapeCut, {
+    readWhole: [
+      'vllm_omni:requests_success_total',
+      'vllm_omni:e2e_request_latency_s',
+      'vllm:num_preemptions_total',
+      'vllm:generation_tokens_total',
+    ],
+    cutInside: 'vllm:time_to_first_token_seconds',
+  });
+  assert.equal(whole().scrapeCut, undefined);
   const report = compareRuns(whole(), run);
   assert.deepEqual(ruleScopeErrors([CHANGE, LIMIT], report), []);
   // After the cut: absent from the text read, so unknown, not 0 and not "the baseline only".

@@ -3,6 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { compareRuns } from '../../server/core/compare/compareRuns';
+import { scrapeRun } from '../../server/capture/compareInput';
 import { bootstrapRandom } from '../../server/core/compare/bootstrapRandom';
 import type { MetricSamples, QuantileComparison, RunData } from '../../server/core/compare/types';
 import {
@@ -14,7 +15,6 @@ import {
   stageGroups,
 } from '../../webview/compare/model';
 import * as fs from 'node:fs';
-import { histogramRowsOfScrape } from '../../server/core/compare/scrapeHistograms';
 import { cutInto, REPLICAS_SCRAPE } from '../integration/support/cutScrape';
 
 const q = (diffMs: number, ci: [number, number] | null): QuantileComparison => ({
@@ -137,19 +137,6 @@ test('the header says "1 request" for a run of one request, "1,024 requests" gro
   assert.deepEqual(runFacts({ ...side, requestCount: 1, histogramSeries: null }), ['1 request']);
   assert.deepEqual(runFacts({ ...side, requestCount: 1024, histogramSeries: null }), ['1,024 requests']);
 });
-
-/** A scrape's run as `compare` reads a .prom file (histograms only). */
-function scrapeRun(text: string, source: string): RunData {
-  const { rows, problemCount, latencyFamiliesReadWhole } = histogramRowsOfScrape(text);
-  return {
-    source,
-    kind: 'scrape',
-    samples: null,
-    histograms: rows,
-    problemCount,
-    ...(latencyFamiliesReadWhole === null ? {} : { latencyFamiliesReadWhole }),
-  };
-}
 
 test('histogram n: ? in a run whose scrape was cut short before the series (unknown), 0 where a whole scrape lacks it', () => {
   const whole = fs.readFileSync(REPLICAS_SCRAPE, 'utf8');

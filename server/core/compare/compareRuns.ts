@@ -92,8 +92,8 @@ export function compareRuns(baseline: RunData, candidate: RunData, options: Comp
   const histograms =
     baseline.histograms !== null && candidate.histograms !== null
       ? compareHistograms(baseline.histograms, candidate.histograms, significance, {
-          baseline: baseline.latencyFamiliesReadWhole,
-          candidate: candidate.latencyFamiliesReadWhole,
+          baseline: baseline.scrapeCut?.readWhole,
+          candidate: candidate.scrapeCut?.readWhole,
         })
       : [];
   // A scrape's signatures (the codec TTFT one, families stuck at 0) appear and disappear as a log's findings do.

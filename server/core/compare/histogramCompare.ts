@@ -33,7 +33,7 @@ export function hasObservations(s: HistogramSide | null): boolean {
   return s !== null && s.count !== 0 && s.p50 !== null;
 }
 
-/** Per run, the latency families its scrape read whole when it was cut short (RunData.latencyFamiliesReadWhole). */
+/** Per run, the families its scrape read whole when it was cut short (RunData.scrapeCut). */
 export interface FamiliesReadWhole {
   readonly baseline?: readonly string[];
   readonly candidate?: readonly string[];

@@ -14,7 +14,6 @@ import { scrapeFindings } from './scrapeFindings';
 import { DIFFUSION_PREPROCESS_FAMILY, preprocessZerosCaveat } from '../metricsText/preprocessZeros';
 import {
   cutSeriesCaveat,
-  familiesReadWhole,
   scrapeCutFamilies,
   scrapeCutFinding,
   WHOLE_INPUT,
@@ -70,9 +69,7 @@ export function histogramRowsOfScrape(
   exposed: number;
   /** The sentence of its input-cut-short finding (its text ends inside a line), as analyze lists it; null: not cut so. */
   cutShort: string | null;
-  /** Cut short (inside a line, or its gzip data broke): the latency families it read whole (RunData.latencyFamiliesReadWhole); null: whole. */
-  latencyFamiliesReadWhole: string[] | null;
-  /** Cut short: the families it read whole and the one it broke off in (RunData.scrapeCut); null: whole. */
+  /** Cut short (inside a line, or its gzip data broke): the families it read whole and the one it broke off in (RunData.scrapeCut); null: whole. */
   scrapeCut: ScrapeCutFamilies | null;
 } {
   const parsed = parseExposition(body, end);
@@ -131,7 +128,6 @@ export function histogramRowsOfScrape(
     findings: scrapeFindings(rows, parsed, end),
     exposed,
     cutShort: scrapeCutFinding(parsed, end)?.message ?? null,
-    latencyFamiliesReadWhole: familiesReadWhole(parsed, end)?.filter((f) => LATENCY.has(f)) ?? null,
     scrapeCut: scrapeCutFamilies(parsed, end),
   };
 }

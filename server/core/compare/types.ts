@@ -139,16 +139,11 @@ export interface RunData {
    */
   readonly scrapeBreak?: string;
   /**
-   * A scrape cut short: the latency families (canonical names) it read whole, those before the
-   * cut. A series of any other family absent from it is unknown in this run (the cut may have
-   * taken it), not missing. Absent: the scrape was read whole, or where it broke off is not known
-   * (a session's saved rows without their text).
-   */
-  readonly latencyFamiliesReadWhole?: readonly string[];
-  /**
-   * A scrape cut short: every family it read whole and the one it broke off in. A finding read from
-   * a family it did not read whole could not show in it (findingCheckability.ts). Absent as
-   * `latencyFamiliesReadWhole` is.
+   * A scrape cut short: every family (canonical names) it read whole, those before the cut, and
+   * the one it broke off in. A series of any other family absent from it is unknown in this run
+   * (the cut may have taken it), not missing, and a finding read from such a family could not show
+   * in it (findingCheckability.ts). Absent: the scrape was read whole, or where it broke off is not
+   * known (a session's saved rows without their text).
    */
   readonly scrapeCut?: ScrapeCutFamilies;
   /**
