@@ -39,12 +39,14 @@ export { coldTailText, ttftWaitText } from './core/explain/tailCauses';
 export {
   CHANGE_LABEL,
   cutOffPerRun,
+  debugLinesPerRun,
   findingText,
   histogramNoDiffText,
   histogramSeriesText,
   sideMissing,
   tooFewToTestText,
   UNKNOWN_LABEL,
+  unknownLabel,
 } from './core/compare/format';
 export { endToEndOf } from './core/analysis/endToEnd';
 export { headlineStage } from './core/analysis/headlineStage';
@@ -62,7 +64,7 @@ export {
 } from './core/runSummaryWords';
 export { runSummaryEntryKey, runSummaryFieldEntry, runSummaryStageText } from './core/runSummaryStages';
 export { asPrinted } from './core/report/overallSummaryTable';
-export { STATS_TABLES_FIX } from './core/analysis/tablesMissing';
+export { STATS_LOGGER_FIX, STATS_TABLES_FIX } from './core/analysis/tablesMissing';
 export {
   bootPickLabel,
   pipelinesDiffer,

@@ -77,8 +77,8 @@ function bootOf(reader: LogRunReader): Pick<RunData, 'bootCounts' | 'boots'> {
  * A /metrics scrape's run; `gzipBreak`: where its gzip data broke off (the series before it are
  * read). A text that ends inside a line was cut there, and says so in the same place.
  */
-function scrapeRun(text: string, source: string, gzipBreak?: string): RunData {
-  const { rows, problemCount, findings, exposed, cutShort } = histogramRowsOfScrape(text, {
+export function scrapeRun(text: string, source: string, gzipBreak?: string): RunData {
+  const { rows, problemCount, findings, exposed, cutShort, scrapeCut } = histogramRowsOfScrape(text, {
     gzipBroke: gzipBreak !== undefined,
   });
   const scrapeBreak = gzipBreak ?? cutShort ?? undefined;
@@ -91,6 +91,8 @@ function scrapeRun(text: string, source: string, gzipBreak?: string): RunData {
     scrapeFindings: findings,
     exposedHistogramSeries: exposed,
     ...(scrapeBreak === undefined ? {} : { scrapeBreak }),
+    // Cut short: a family it did not read whole is unknown in it, not absent, and a finding read from one could not show.
+    ...(scrapeCut === null ? {} : { scrapeCut }),
   };
 }
 
@@ -135,7 +137,7 @@ function namedAsSession(run: RunData, meta: SessionMeta): RunData {
 }
 
 export type LogSessionScrape = Pick<RunData, 'histograms'> &
-  Partial<Pick<RunData, 'scrapeFindings' | 'exposedHistogramSeries' | 'scrapeBreak'>>;
+  Partial<Pick<RunData, 'scrapeFindings' | 'exposedHistogramSeries' | 'scrapeBreak' | 'scrapeCut'>>;
 
 /**
  * What a session with a log says of its /metrics endpoint: its last scrape's text read as a saved copy
@@ -151,6 +153,7 @@ export function scrapeOfLogSession(files: SessionFiles, source: string): LogSess
       scrapeFindings: run.scrapeFindings,
       exposedHistogramSeries: run.exposedHistogramSeries,
       scrapeBreak: run.scrapeBreak,
+      scrapeCut: run.scrapeCut,
     };
   }
   const rows = files.lastScrape();

@@ -11,12 +11,14 @@ import type { Readable } from 'node:stream';
 import { LogStreamParser } from '../core/log';
 import { StreamAnalysis, type AnalysisSnapshot } from '../core/analysis/streamAnalysis';
 import type { BootCounts } from '../core/analysis/types';
+import { noStageStatsAdvice } from '../core/analysis/noStageStats';
 import type { Finding } from '../core/analysis/types';
 import { ExplainIndex } from '../core/explain/explainIndex';
 import { gaugesOfEngines } from '../core/explain/explainReport';
 import { metricNotReportingInScrape, scrapeChecksDone } from '../core/explain/metricNotReporting';
 import { scrapeCutFinding, WHOLE_INPUT, type ScrapeEnd } from '../core/metricsText/scrapeCut';
 import type { GaugeSamples } from '../core/explain/types';
+import type { ClockWindow } from '../core/explain/timeWindow';
 import { parseExposition } from '../core/metricsText';
 import { ioMessage } from './compareInput';
 import { MAX_SCRAPE_BYTES, readByKind } from './inputByKind';
@@ -60,6 +62,10 @@ export interface ExplainInput {
   readonly empty: boolean;
   /** [Overall Summary] tables read while the log had no per-request stage table: run totals explain cannot use; 0 for a scrape. */
   readonly overallSummaryTables: number;
+  /** The log has a line at DEBUG (AnalysisSnapshot.debugLines); false for a scrape. */
+  readonly debugLines: boolean;
+  /** analyze's words for a log with no per-request stage statistics (noStageStatsAdvice); null otherwise, and for a scrape. */
+  readonly noStageStats: string | null;
   /** The stages of the log's analysis (a deploy config of other stages did not serve it: deployEvidence.ts); none for a scrape. */
   readonly stages: AnalysisSnapshot['stages'];
   /** Read for one server boot (ExplainReadOptions.boot): the other boots' requests left out, and the boots the log has. */
@@ -68,6 +74,14 @@ export interface ExplainInput {
   readonly compression: 'gzip' | null;
   /** Where the gzip data broke off (the report's input-gzip-damaged finding says it too); null when it did not. */
   readonly gzipDamage: GzipDamageProblem | null;
+  /** Log clock of the log's first line with a log prefix (where a window is placed without a timed request); null when none, or a scrape. */
+  readonly firstLogTimeMs: number | null;
+  /**
+   * `findings` with the KV-cache usage of the `Engine NNN:` lines judged over those in `window`
+   * (placed on the log clock) and the boot read, as analyze judges them with the same window and
+   * boot (metric-not-reporting, "1 of 1 lines in the window"); a scrape's findings as they are.
+   */
+  readonly findingsInWindow: (window: ClockWindow) => readonly Finding[];
 }
 
 export interface ExplainReadOptions {
@@ -84,6 +98,8 @@ class LogExplainReader {
   private bytes = 0;
 
   private readonly rolesFromSession: boolean;
+  /** The server boot read alone (ExplainReadOptions.boot); undefined for every boot. */
+  private readonly boot: number | undefined;
 
   /**
    * `names`: what names the pipeline (the source's path, a deploy config's), as analyze takes it;
@@ -98,6 +114,7 @@ class LogExplainReader {
     this.index = new ExplainIndex({ year });
     const roles = stageRolesOfNamesOrRecorded(names, recorded);
     this.rolesFromSession = recorded !== undefined;
+    this.boot = options.boot;
     // The index takes every request as it comes; the analysis keeps none and summarizes no
     // field (explain reports neither), only its findings, stage roles and engine series are read.
     this.analysis = new StreamAnalysis({
@@ -147,10 +164,20 @@ class LogExplainReader {
       ),
       empty: this.bytes === 0,
       overallSummaryTables: snapshot.overallSummaries?.tables ?? 0,
+      debugLines: snapshot.debugLines,
+      noStageStats: noStageStatsAdvice(
+        snapshot.stages.length,
+        snapshot.overallSummaries?.tables ?? 0,
+        snapshot.findings,
+        snapshot.debugLines,
+      ),
       stages: snapshot.stages,
       bootCounts: this.analysis.bootCounts(),
       compression: null,
       gzipDamage: null,
+      firstLogTimeMs: this.analysis.firstLogTimeMs(),
+      findingsInWindow: (window) =>
+        this.analysis.findingsOver({ ...(this.boot === undefined ? {} : { boot: this.boot }), window }),
     };
   }
 }
@@ -159,10 +186,11 @@ class LogExplainReader {
 function scrapeInput(text: string, end: ScrapeEnd = WHOLE_INPUT): ExplainInput {
   const exposition = parseExposition(text, end);
   const cut = scrapeCutFinding(exposition, end);
+  const findings = [...metricNotReportingInScrape(exposition, null, end), ...(cut === null ? [] : [cut])];
   return {
     kind: 'scrape',
     index: new ExplainIndex(),
-    findings: [...metricNotReportingInScrape(exposition, null, end), ...(cut === null ? [] : [cut])],
+    findings,
     gauges: [],
     problemCount: exposition.problems.length,
     stageRoles: {},
@@ -170,9 +198,13 @@ function scrapeInput(text: string, end: ScrapeEnd = WHOLE_INPUT): ExplainInput {
     scrapeChecks: scrapeChecksDone(exposition, end),
     empty: text.length === 0,
     overallSummaryTables: 0,
+    debugLines: false,
+    noStageStats: null,
     stages: [],
     compression: null,
     gzipDamage: null,
+    firstLogTimeMs: null,
+    findingsInWindow: () => findings,
   };
 }
 
@@ -206,7 +238,7 @@ export async function explainFromStream(
     const input = scrapeInput(Buffer.concat(scrape).toString('utf8'), { gzipBroke: damage !== null });
     // Its series before the break are read: a finding says so, in the report's JSON as in its table.
     const findings = damage === null ? input.findings : [...input.findings, scrapeGzipDamagedFinding(damage)];
-    return { ...input, ...gzip, findings };
+    return { ...input, ...gzip, findings, findingsInWindow: () => findings };
   }
   const logReader = log ?? new LogExplainReader(year, names, options);
   if (damage !== null) logReader.brokeOff(damage);
@@ -224,13 +256,14 @@ function importedScrapeInput(files: SessionFiles, meta: SessionMeta, source: str
   if (text === null) throw new Error(`${source}: the /metrics scrape this session imported cannot be read`);
   const damage = meta.inputDamage;
   const input = scrapeInput(text, { gzipBroke: damage !== undefined });
-  return damage === undefined
-    ? input
-    : {
-        ...input,
-        findings: [...input.findings, scrapeGzipDamagedFindingOf(damage.message)],
-        gzipDamage: storedGzipDamage(damage.message, damage.gzipDamaged.logBytes),
-      };
+  if (damage === undefined) return input;
+  const findings = [...input.findings, scrapeGzipDamagedFindingOf(damage.message)];
+  return {
+    ...input,
+    findings,
+    findingsInWindow: () => findings,
+    gzipDamage: storedGzipDamage(damage.message, damage.gzipDamaged.logBytes),
+  };
 }
 
 /**

@@ -2,9 +2,11 @@
 // kept per scope: every view asks again on each change of the session (the status bar for the
 // last boot, a panel for its pick), and a summary is built over every request in scope. A
 // request's row never changes once analysed and rows are only appended, so a scope's rows are
-// the same set while their count is: the figures are kept until a request joins the scope, or
-// the stage roles (which name stages in the findings) change. The roles are told apart by
-// identity: their owner (StreamAnalysis.stageRoles) gives the same object while they are the same.
+// the same set while their count is: the figures are kept until a request joins the scope, the
+// stage roles (which name stages in the findings) change, or the log's first DEBUG line is read
+// (the missing-tables notice and finding then say the server did not run at INFO). The roles
+// are told apart by identity: their owner (StreamAnalysis.stageRoles) gives the same object
+// while they are the same.
 import type { ExplainScope } from '../core/explain/types';
 import type { Finding } from '../core/analysis/types';
 import type { SummaryResult } from '../protocol';
@@ -34,16 +36,18 @@ export class ScopedSummaryCache {
 
   /**
    * The figures of `rows` (the requests in `scope`, in index order) with the stage roles named
-   * `roles`; computed by `compute` when the scope's rows or the roles (another object) changed since last asked.
+   * `roles`, of a log with a DEBUG line or not (`debugLines`); computed by `compute` when the
+   * scope's rows, the roles (another object) or `debugLines` changed since last asked.
    */
   get(
     scope: ExplainScope,
     rows: ArrayLike<number>,
     roles: Readonly<Record<string, string>>,
+    debugLines: boolean,
     compute: () => ScopedFigures,
   ): ScopedFigures {
     const scopeKey = JSON.stringify([scope.fromMs, scope.toMs, scope.excludeCold === true, scope.boot]);
-    const key = `${scopeKey}|${rows.length}|${rows.length === 0 ? -1 : rows[rows.length - 1]}|${this.rolesId(roles)}`;
+    const key = `${scopeKey}|${rows.length}|${rows.length === 0 ? -1 : rows[rows.length - 1]}|${this.rolesId(roles)}|${debugLines ? 1 : 0}`;
     const kept = this.kept.get(key);
     if (kept !== undefined) return kept;
     // The scope's figures before its latest request joined are not asked again.

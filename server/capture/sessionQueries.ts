@@ -83,6 +83,8 @@ function figuresOver(
   const findings = new FindingsBuilder();
   // Its findings count the view's requests; cold-start says how many boots the log has.
   findings.nameScope(requestScopeWords(view), session.coldBoots());
+  const debugLines = session.debugLines;
+  if (debugLines) findings.debugLinesRead();
   const endToEnd = new EndToEndBuilder();
   const tablesMissing = new TablesMissingCounter();
   const boots = session.bootPipelineEvidence();
@@ -107,7 +109,7 @@ function figuresOver(
     replicas: summaries.replicas([]),
     findings: [...(mixedBoots === null ? [] : [mixedBoots]), ...findings.findings(stages, 200, roles)],
     endToEnd: endToEnd.summary(),
-    tablesMissing: tablesMissing.notice(),
+    tablesMissing: tablesMissing.notice(debugLines),
     edges: edges.edges(),
     legacyDictRequests,
   };
@@ -167,7 +169,9 @@ function scopedSummary(session: Session, scope: ExplainScope): SummaryResult {
     window: scope.fromMs !== undefined || scope.toMs !== undefined,
     excludeCold: scope.excludeCold === true,
   };
-  const figures = session.scopedSummaries.get(scope, rows, roles, () => figuresOver(session, rows, roles, view));
+  const figures = session.scopedSummaries.get(scope, rows, roles, session.debugLines, () =>
+    figuresOver(session, rows, roles, view),
+  );
   // The engine lines of the boot and of the window on the log clock, as the window's requests are chosen.
   const lines = {
     ...(scope.boot === undefined ? {} : { boot: scope.boot }),

@@ -39,6 +39,7 @@ import { pushInPieces } from '../core/log/pushInPieces';
 import { markFullRun } from '../codeCacheRun';
 import { sentenceCase } from '../core/sentenceCase';
 import { emptyWindowProblem, windowJsonOf, windowNoteOf, windowOption } from './windowOption';
+import { scrapeSelectionProblem } from './scrapeSelection';
 import { bootNoteOf, bootOption, unknownBootProblem } from './bootOption';
 import type { WindowSpec } from '../core/explain/timeWindow';
 import { readProgress, type ProgressLine } from './progress';
@@ -94,8 +95,9 @@ Options:
 Exit status: 0 when the input was read (findings are data, not failures);
 2 for usage or I/O errors, an empty input (0 bytes; a gzip of nothing too), a window
 (--since/--until) no request finished in, a --boot the log does not have (the message lists its
-boots), or an input that is not a text log (zstd, xz or bzip2 data, binary data: nothing in it
-was read; the report says why, and how to read a compressed log). Gzip data that breaks off (a
+boots), a /metrics scrape given --since/--until or --boot (it has no requests to select:
+nothing is printed), or an input that is not a text log (zstd, xz or bzip2 data, binary data:
+nothing in it was read; the report says why, and how to read a compressed log). Gzip data that breaks off (a
 .gz cut short or damaged): the report covers the log before the break, and it and stderr say
 where it broke ("the gzip data ends after N MB of log: ..."); exit 0, or 2 when no request came
 before it; 130 after Ctrl-C (143 after SIGTERM) ended a read of stdin, whose report covers what
@@ -252,6 +254,8 @@ export async function runAnalyze(argv: string[]): Promise<number> {
         ...(window === null ? {} : { window }),
         ...(boot === null ? {} : { boot }),
       });
+      if (kind === 'scrape' && (window !== null || boot !== null))
+        return scrapeSelectionStatus(sourceName, window, boot);
       const stageRoles = analysis.stageRoles();
       for (const chunk of traceChunks(analysis.requests, { source: sourceName, stageRoles })) await writeOut(chunk);
       return (
@@ -267,6 +271,8 @@ export async function runAnalyze(argv: string[]): Promise<number> {
       deployConfig,
       layout,
     );
+    if (read.kind === 'scrape' && (window !== null || boot !== null))
+      return scrapeSelectionStatus(sourceName, window, boot);
     return interruptedStatus(interrupts) ?? unreadableStatus(read, sourceName);
   } catch (err) {
     process.stderr.write(
@@ -295,6 +301,13 @@ function gzipNotFollowed(source: string, duration: string | null): boolean {
   return true;
 }
 
+/** A /metrics scrape read with --since/--until or --boot: said as a usage problem (nothing was printed), status 2. */
+function scrapeSelectionStatus(source: string, window: WindowSpec | null, boot: number | null): number {
+  const problem = scrapeSelectionProblem(source, 'analyze', { window: window !== null, boot: boot !== null });
+  process.stderr.write(terminalText(`stage-lens analyze: ${problem ?? ''}\n`));
+  return 2;
+}
+
 /** After a signal ended the read: says that the report printed covers only what came before it, and its status. */
 function interruptedStatus(interrupts: Interrupts | null): number | null {
   const note = interrupts?.note() ?? null;
@@ -321,7 +334,7 @@ function unreadableStatus({ analysis, kind, empty, unreadable, encoding }: Analy
     process.stderr.write(`stage-lens analyze: ${bootProblem}\n`);
     return 2;
   }
-  const windowProblem = emptyWindowProblem(analysis.windowCounts(), analysis.requestCount);
+  const windowProblem = windowProblemOf({ analysis, kind, unreadable });
   if (windowProblem !== null) {
     process.stderr.write(`stage-lens analyze: ${windowProblem}\n`);
     return 2;
@@ -370,6 +383,18 @@ class StdoutText {
 export const EMPTY_INPUT_TEXT =
   'The input is empty (0 bytes): nothing was read. Check that the capture wrote the server output to it (the redirect, or the pipe into stdin).';
 
+/**
+ * Why a window left the report without a request (emptyWindowProblem). Only a text log is said to
+ * print no time: a scrape has no log clock, and an input that is no text log says why nothing was read.
+ */
+function windowProblemOf({
+  analysis,
+  kind,
+  unreadable,
+}: Pick<AnalyzeRead, 'analysis' | 'kind' | 'unreadable'>): string | null {
+  return emptyWindowProblem(analysis.windowCounts(), analysis.requestCount, kind === 'log' && unreadable === null);
+}
+
 interface AnalyzeRead {
   analysis: StreamAnalysis;
   /** The input had no byte (nothing was read: exit status 2, as for an input that is not a text log). */
@@ -398,6 +423,9 @@ export async function analyzeStream(
   const out = new StdoutText();
   let read: AnalyzeRead;
   const { excludeCold } = scope;
+  // A scrape has no requests for these to select: nothing is printed (the caller says why, scrapeSelection.ts).
+  const refusedOnScrape = (kind: AnalyzeRead['kind']): boolean =>
+    kind === 'scrape' && (scope.window !== null || scope.boot !== null);
   const window = {
     ...(scope.window === null ? {} : { window: scope.window }),
     ...(scope.boot === null ? {} : { boot: scope.boot }),
@@ -423,6 +451,7 @@ export async function analyzeStream(
         drained: () => out.drained(),
         ...window,
       });
+    if (refusedOnScrape(kind)) return { analysis, kind, empty, unreadable, encoding };
     const whole = snapshotWithFindings(analysis.snapshot(), scrapeFindings);
     const mismatch = mismatchOf(whole);
     // The JSON has no place for a sentence about the input: said on stderr, as a note.
@@ -455,6 +484,7 @@ export async function analyzeStream(
       drained: () => out.drained(),
       ...window,
     });
+    if (refusedOnScrape(kind)) return { analysis, kind, empty, unreadable, encoding };
     writer.end();
     // The CSV is rows only: what the window left out is said on stderr.
     for (const note of [bootNoteOf(analysis.bootCounts()), windowNoteOf(analysis.windowCounts())])
@@ -484,11 +514,11 @@ export async function analyzeStream(
         summaryFields: TABLE_SUMMARY_FIELDS,
         ...window,
       });
+    if (refusedOnScrape(kind)) return { analysis, kind, empty, unreadable, encoding };
     const notes = [bootNoteOf(analysis.bootCounts()), windowNoteOf(analysis.windowCounts())].filter((n) => n !== null);
     const windowNote = notes.length === 0 ? null : notes.join(' ');
     // A boot the log lacks, or a window that held no request, says so where the table would otherwise say "no stats".
-    const windowProblem =
-      unknownBootProblem(analysis.bootCounts()) ?? emptyWindowProblem(analysis.windowCounts(), analysis.requestCount);
+    const windowProblem = unknownBootProblem(analysis.bootCounts()) ?? windowProblemOf({ analysis, kind, unreadable });
     const whole = kind === 'scrape' ? null : analysis.snapshot();
     const mismatch = whole === null ? null : mismatchOf(whole);
     const lines =

@@ -63,10 +63,12 @@ Options:
   --fail-within-noise           a change rule that crosses its threshold fails even when the
                                 difference is within noise (default: it is reported, not failed)
   --fail-unevaluated            a rule that cannot be evaluated (its metric measured in
-                                neither run, or in the candidate only) fails (default:
-                                reported). A metric measured in the baseline and not in the
-                                candidate (e.g. the codec TTFT becomes not recorded) fails
-                                without it: the candidate lost a measurement
+                                neither run, or in the candidate only; its /metrics series
+                                cut short in a scrape, or absent from a scrape cut short
+                                before it, so unknown) fails (default: reported). A metric
+                                measured in the baseline and not in the candidate (e.g. the
+                                codec TTFT becomes not recorded) fails without it: the
+                                candidate lost a measurement
   --exclude-cold                leave the first request after each server start out
                                 (of a log or session; a scrape's histograms hold every request)
   --baseline-boot <n>           only the requests of server boot n of the baseline, a log or

@@ -14,7 +14,8 @@ import { urlInputMessage } from './urlInput';
 import { writeOut } from './stdoutWrite';
 import { unreadableInputFinding } from '../core/analysis/unreadableInput';
 import { terminalText } from '../core/textTable';
-import { windowOption, placeWindow } from './windowOption';
+import { clockWindowOf, windowOption, placeWindow } from './windowOption';
+import { scrapeSelectionProblem } from './scrapeSelection';
 import { bootNoteOf, bootOption, unknownBootProblem } from './bootOption';
 import { EMPTY_INPUT_TEXT } from './analyze';
 import { deployConfigOptionProblem, loadDeployEvidence } from './deployConfigOption';
@@ -69,7 +70,8 @@ Options:
 Exit status: 0 when the input was read; 2 for usage or I/O errors, a --deploy-config that
 is not a deploy config to read (the reason and the line), an empty input (0 bytes), a --target
 of a stage the log does not have, a --boot the log does not have (the message lists its boots),
-a window (--since/--until) no request finished in, or an input that is not a text log (zstd,
+a window (--since/--until) no request finished in, a /metrics scrape given --since/--until or
+--boot (it has no requests to select), or an input that is not a text log (zstd,
 xz or bzip2 data, binary data: nothing in it was read; the report says why). Gzip data that
 breaks off (a .gz cut short): the report covers the log before the break and says where it
 broke (stderr too); exit 0, or 2 when no request came before it.`;
@@ -154,33 +156,48 @@ export async function runExplain(argv: string[]): Promise<number> {
   let gzipDamage: GzipDamageProblem | null;
   let kind: 'log' | 'scrape' = 'log';
   try {
-    const input = await readExplainInput(source, process.stdin, deployConfig, boot === null ? {} : { boot });
-    empty = input.empty;
+    const raw = await readExplainInput(source, process.stdin, deployConfig, boot === null ? {} : { boot });
+    // A scrape has no requests to select: either option is a usage problem, said before any report.
+    const scrapeProblem =
+      raw.kind === 'scrape'
+        ? scrapeSelectionProblem(source === '-' ? 'stdin' : source, 'explain', {
+            window: window !== null,
+            boot: boot !== null,
+          })
+        : null;
+    if (scrapeProblem !== null) {
+      process.stderr.write(terminalText(`stage-lens explain: ${scrapeProblem}\n`));
+      return 2;
+    }
+    empty = raw.empty;
     if (!empty) markFullRun();
-    const bootProblem = input.kind === 'scrape' ? null : unknownBootProblem(input.bootCounts ?? null);
+    const bootProblem = raw.kind === 'scrape' ? null : unknownBootProblem(raw.bootCounts ?? null);
     if (bootProblem !== null) {
       process.stderr.write(`stage-lens explain: ${bootProblem}\n`);
       return 2;
     }
-    const bootNote = bootNoteOf(input.bootCounts ?? null);
+    const bootNote = bootNoteOf(raw.bootCounts ?? null);
     if (bootNote !== null && format === 'table') process.stderr.write(`stage-lens explain: ${bootNote}\n`);
-    compression = input.compression;
-    gzipDamage = input.gzipDamage;
-    if (input.kind === 'scrape') kind = 'scrape';
+    compression = raw.compression;
+    gzipDamage = raw.gzipDamage;
+    if (raw.kind === 'scrape') kind = 'scrape';
     const unknown = unknownTargetsText(
       targets,
-      input.index.targets(),
-      input.index.stages().map((s) => s.stageKey),
+      raw.index.targets(),
+      raw.index.stages().map((s) => s.stageKey),
     );
     if (unknown !== null) {
       process.stderr.write(`stage-lens explain: ${unknown}\n`);
       return 2;
     }
-    const placed = window === null ? {} : placeWindow(input.index, window);
+    const placed = window === null ? {} : placeWindow(raw.index, window, raw.firstLogTimeMs);
     if (typeof placed === 'string') {
       process.stderr.write(`stage-lens explain: ${placed}\n`);
       return 2;
     }
+    // The engine lines judged are the window's, as analyze judges them (metric-not-reporting).
+    const input: ExplainInput =
+      window === null ? raw : { ...raw, findings: raw.findingsInWindow(clockWindowOf(placed)) };
     if (deployConfig !== null) {
       deploy = deployEvidenceOf(input, deployConfig);
       deployJson = deployConfigJson(deployConfig, 'flag', deploy.mismatch);
@@ -203,6 +220,8 @@ export async function runExplain(argv: string[]): Promise<number> {
         ...(boot === null ? {} : { boot }),
         stageRoles: input.stageRoles,
         overallSummaryTables: input.overallSummaryTables,
+        debugLines: input.debugLines,
+        noStageStats: input.noStageStats,
       },
       input.gauges,
       deploy.findings ?? input.findings,

@@ -34,15 +34,24 @@ export function emptyWindowText(window: ClockWindow, firstMs: number, lastMs: nu
   return `no request ${windowText(window)}: the log's requests finished ${logTimeText(firstMs)} – ${logTimeText(lastMs)}`;
 }
 
-/** Says that a log without times cannot be windowed. */
+/** Says that a log whose requests carry no time cannot be windowed. */
 export const NO_TIMES_TEXT =
   "the log's requests carry no time (their lines have no log prefix), so --since/--until cannot place them";
 
+/** Says that a log without a single time gives a window nothing to be placed by. */
+export const NO_LOG_TIME_TEXT =
+  "the log's lines carry no time (none has a log prefix), so --since/--until cannot place the window";
+
 /**
- * The window's finite ends on the clock of explain's index (its finishes), or a message when the
- * log has no times or no request finished in the window.
+ * The window's finite ends on the clock of explain's index (its finishes), or, in a log without a
+ * request, of its first timed line (`firstLogMs`); a message when the log or its requests have no
+ * times, or no request finished in the window.
  */
-export function placeWindow(index: ExplainIndex, spec: WindowSpec): { fromMs?: number; toMs?: number } | string {
+export function placeWindow(
+  index: ExplainIndex,
+  spec: WindowSpec,
+  firstLogMs: number | null,
+): { fromMs?: number; toMs?: number } | string {
   let first = Number.POSITIVE_INFINITY;
   let last = Number.NEGATIVE_INFINITY;
   for (let i = 0; i < index.length; i++) {
@@ -50,20 +59,29 @@ export function placeWindow(index: ExplainIndex, spec: WindowSpec): { fromMs?: n
     if (t < first) first = t;
     if (t > last) last = t;
   }
-  if (!Number.isFinite(first)) return NO_TIMES_TEXT;
-  const window = windowOnClock(spec, first);
+  if (index.length > 0 && !Number.isFinite(first)) return NO_TIMES_TEXT;
+  if (index.length === 0 && firstLogMs === null) return NO_LOG_TIME_TEXT;
+  const window = windowOnClock(spec, index.length > 0 ? first : (firstLogMs as number));
   const scope = {
     ...(Number.isFinite(window.fromMs) ? { fromMs: window.fromMs } : {}),
     ...(Number.isFinite(window.toMs) ? { toMs: window.toMs } : {}),
   };
+  // A log without a request leaves none out: its report is the whole log's, over the window.
+  if (index.length === 0) return scope;
   return rowsInScope(index, scope).length === 0 ? emptyWindowText(window, first, last) : scope;
 }
 
-/** With a window, why the run read nothing (a log without times, no request in it); else null. */
-export function emptyWindowProblem(counts: WindowCounts | null, requestCount: number): string | null {
+/**
+ * With a window, why the run read nothing: no request finished in it, the log's requests have no
+ * times, or (`textLog`: the input was read as a log) the log has none; else null (a log with a time
+ * and no request reads as it does without the window).
+ */
+export function emptyWindowProblem(counts: WindowCounts | null, requestCount: number, textLog: boolean): string | null {
   if (counts === null || requestCount > 0) return null;
-  if (counts.window === null) return counts.untimed > 0 ? NO_TIMES_TEXT : null;
-  return counts.outside > 0 ? emptyWindowText(counts.window, counts.firstMs, counts.lastMs) : null;
+  if (counts.outside > 0 && counts.window !== null)
+    return emptyWindowText(counts.window, counts.firstMs, counts.lastMs);
+  if (counts.untimed > 0) return NO_TIMES_TEXT;
+  return counts.window === null && textLog ? NO_LOG_TIME_TEXT : null;
 }
 
 function leftOutText(counts: WindowCounts): string {
@@ -90,5 +108,11 @@ export function windowJsonOf(counts: WindowCounts | null): WindowJson | null {
     to: end(w?.toMs),
     requestsOutside: counts.outside,
     requestsWithoutTime: counts.untimed,
+    placed: w !== null,
   };
+}
+
+/** A placed window (placeWindow) on the log clock: an end not given is open. */
+export function clockWindowOf(placed: { readonly fromMs?: number; readonly toMs?: number }): ClockWindow {
+  return { fromMs: placed.fromMs ?? Number.NEGATIVE_INFINITY, toMs: placed.toMs ?? Number.POSITIVE_INFINITY };
 }

@@ -210,4 +210,9 @@ export interface ParseOutput {
    * server logs at DEBUG, so stats tables it did not print are not for want of the level.
    */
   readonly debugLines?: boolean;
+  /**
+   * The log time (`MM-DD HH:MM:SS`) of the input's first line with a log prefix, whatever the line
+   * says: what a time window is placed by in a log with no timed request. Absent until one is read.
+   */
+  readonly firstLogTime?: string;
 }

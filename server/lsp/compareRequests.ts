@@ -44,7 +44,9 @@ async function sessionRun(
     pipelineNames: sessionPipelineNames(info),
     ...(info.stageRoles === undefined ? {} : { recordedStageRoles: info.stageRoles }),
     kind: 'session',
-    samples: hasLog ? runSamplesFromAnalysis({ requests: session.requests(), findings }, excludeCold) : null,
+    samples: hasLog
+      ? runSamplesFromAnalysis({ requests: session.requests(), findings, debugLines: session.debugLines }, excludeCold)
+      : null,
     ...scrape,
     problemCount: info.problemCount,
   };

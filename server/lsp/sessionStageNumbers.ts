@@ -197,7 +197,13 @@ export class SessionStageNumbers implements StageNumbersProvider {
       tablesMissing:
         missing === null
           ? null
-          : { requests: missing.requests, of: missing.of, all: missing.all, message: missing.message },
+          : {
+              requests: missing.requests,
+              of: missing.of,
+              all: missing.all,
+              message: missing.message,
+              ...(missing.debugLines === true ? { debugLines: true as const } : {}),
+            },
       tailLead: tailLeadOf(
         sessionTailAttribution(session, { sessionId: info.id }).tails[0] ?? null,
         oneOutput,

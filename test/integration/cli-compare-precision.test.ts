@@ -28,6 +28,15 @@ before(() => {
   simulate('info.log', 1, false);
   simulate('info-2.log', 2, false);
   simulate('debug.log', 2, true);
+  // The same [OmniTiming] lines in a log with a line at DEBUG (the simulator's own, after its
+  // first line): a server that logged at DEBUG and printed no stats table, not one at INFO.
+  const debugLine = fs
+    .readFileSync(path.join(dir, 'debug.log'), 'utf8')
+    .split('\n')
+    .find((l) => l.includes(' DEBUG ') && l.includes('[Orchestrator]'));
+  assert.ok(debugLine !== undefined);
+  const [first, ...rest] = fs.readFileSync(path.join(dir, 'info.log'), 'utf8').split('\n');
+  fs.writeFileSync(path.join(dir, 'info-debug-lines.log'), [first, debugLine, ...rest].join('\n'));
 });
 
 after(() => {
@@ -74,4 +83,71 @@ test('the other way round the candidate is named; runs of one precision get no s
     const notes = (JSON.parse(same.stdout) as { notes: string[] }).notes;
     assert.ok(!notes.some((n) => n.includes('precision')), `${a} vs ${b}: ${notes.join(' | ')}`);
   }
+});
+
+test('[OmniTiming] lines only in a log with DEBUG lines: not called INFO level, in the note, the cells and the findings', () => {
+  const json = cli(['compare', 'debug.log', 'info-debug-lines.log', '--format', 'json'], { cwd: dir });
+  assert.equal(json.status, 0, json.stderr);
+  const doc = JSON.parse(json.stdout) as { notes: string[]; candidate: { debugLines?: boolean } };
+  assert.equal(
+    doc.notes[0],
+    'Different precision: the candidate (info-debug-lines.log) has stage 0 · talker gen time, stage 1 · code2wav gen time and request e2e ' +
+      'from [OmniTiming] lines (every value; seconds with 2 decimals, a 10 ms step), the baseline (debug.log) ' +
+      "from its stats tables (ms with 3 decimals). A difference under 10 ms in them is within the candidate's rounding, not a change.",
+  );
+  assert.equal(doc.candidate.debugLines, true);
+
+  const table = cli(['compare', 'debug.log', 'info-debug-lines.log'], { cwd: dir });
+  assert.equal(table.status, 0, table.stderr);
+  const lines = table.stdout.split('\n');
+  assert.ok(
+    lines.includes(
+      '  stage 1 · code2wav queued: measured in the baseline only (candidate: none of 30 measured: 30 no stage table ([OmniTiming] only))',
+    ),
+    table.stdout,
+  );
+  assert.ok(
+    lines.includes(
+      '  not checkable [info] prefill-covers-decode (stage 0): 30 requests in the baseline; not checkable in the candidate: it printed no stats tables, only [OmniTiming] lines, though its log has DEBUG lines',
+    ),
+    table.stdout,
+  );
+  assert.ok(!table.stdout.includes('INFO'), table.stdout);
+
+  const markdown = cli(['compare', 'debug.log', 'info-debug-lines.log', '--format', 'markdown'], { cwd: dir });
+  assert.equal(markdown.status, 0, markdown.stderr);
+  assert.ok(
+    markdown.stdout.includes(
+      '- stage 1 · code2wav queued: measured in the baseline only (candidate: none of 30 measured: 30 no stage table (\\[OmniTiming\\] only))\n',
+    ),
+    markdown.stdout,
+  );
+  assert.ok(!markdown.stdout.includes('INFO'), markdown.stdout);
+
+  // A rule on a metric the candidate lost says why in the same words.
+  const rule = cli(['compare', 'debug.log', 'info-debug-lines.log', '--fail-if', 'stage1.queued.p50 > 1000ms'], {
+    cwd: dir,
+  });
+  assert.equal(rule.status, 1, rule.stderr);
+  assert.ok(
+    rule.stderr.includes(
+      'FAIL NOT MEASURED  stage1.queued.p50 > 1000ms: stage 1 · code2wav queued p50 was measured in the baseline (30 values) ' +
+        'and not in the candidate (none of 30 measured: 30 no stage table ([OmniTiming] only)): the candidate lost a measurement',
+    ),
+    rule.stderr,
+  );
+});
+
+test('an INFO-level run keeps its words: the cells say INFO level, and its JSON run has no debugLines', () => {
+  const table = cli(['compare', 'debug.log', 'info.log'], { cwd: dir });
+  assert.equal(table.status, 0, table.stderr);
+  assert.ok(
+    table.stdout.includes(
+      '\n  stage 1 · code2wav queued: measured in the baseline only (candidate: none of 30 measured: 30 no stage table ([OmniTiming] only, INFO level))\n',
+    ),
+    table.stdout,
+  );
+  const json = cli(['compare', 'debug.log', 'info.log', '--format', 'json'], { cwd: dir });
+  const doc = JSON.parse(json.stdout) as { baseline: { debugLines?: boolean }; candidate: { debugLines?: boolean } };
+  assert.deepEqual([doc.baseline.debugLines, doc.candidate.debugLines], [true, undefined]);
 });

@@ -225,7 +225,7 @@ test('a scrape cut inside its last histogram series: that series is unknown, not
   assert.equal(compared.status, 0, compared.stderr);
   assert.match(
     compared.stdout,
-    /^vllm:request_decode_time_seconds ~ +stage=1 +150\/\? +p50 +1,313 +- +baseline only; cut short in the candidate$/m,
+    /^vllm:request_decode_time_seconds ~ +stage=1 +150\/\? +p50 +1,313 +- +no Δ: cut short in the candidate$/m,
   );
   assert.match(
     compared.stdout,
@@ -236,7 +236,7 @@ test('a scrape cut inside its last histogram series: that series is unknown, not
   assert.equal(markdown.status, 0, markdown.stderr);
   assert.ok(
     markdown.stdout.includes(
-      '| vllm:request\\_decode\\_time\\_seconds (ms) ✂️ | stage=1 | 150/? | 1,313 → - (baseline only; cut short in the candidate) |',
+      '| vllm:request\\_decode\\_time\\_seconds (ms) ✂️ | stage=1 | 150/? | 1,313 → - (no Δ: cut short in the candidate) |',
     ),
     markdown.stdout,
   );

@@ -14,7 +14,13 @@ const NO_PREFIX = path.join(ROOT, 'test', 'fixtures', 'real-logs', '13-docs-cont
 interface AnalysisJson {
   requests: { requestId: string }[];
   stageSummary: Record<string, Record<string, { count: number; p50: number }>>;
-  window?: { from: string | null; to: string | null; requestsOutside: number; requestsWithoutTime: number };
+  window?: {
+    from: string | null;
+    to: string | null;
+    requestsOutside: number;
+    requestsWithoutTime: number;
+    placed: boolean;
+  };
 }
 
 test('analyze --since/--until keeps the requests that finished in the window, in every format', () => {
@@ -30,6 +36,7 @@ test('analyze --since/--until keeps the requests that finished in the window, in
     to: '10-19 07:12:02',
     requestsOutside: 3,
     requestsWithoutTime: 0,
+    placed: true,
   });
   assert.equal(doc.stageSummary['0']?.['stage_gen_time_ms']?.count, 2);
   // Without a window the JSON has no window member.
@@ -88,6 +95,16 @@ test('a window no request finished in, a log without times and a time that is no
       /carry no time \(their lines have no log prefix\), so --since\/--until cannot place them/,
     );
     if (command === 'analyze') {
+      // The JSON says the window was not placed: the log has no time to place it by.
+      const untimedJson = cli([command, NO_PREFIX, '--until', '10:00', '--format', 'json']);
+      assert.equal(untimedJson.status, 2);
+      assert.deepEqual((JSON.parse(untimedJson.stdout) as AnalysisJson).window, {
+        from: null,
+        to: null,
+        requestsOutside: 0,
+        requestsWithoutTime: 1,
+        placed: false,
+      });
       // The table says why it holds no request, not that the stats need DEBUG.
       assert.match(empty.stdout, /No request finished from 10-19 08:00:00: the log's requests finished/);
       assert.doesNotMatch(empty.stdout, /DEBUG/);

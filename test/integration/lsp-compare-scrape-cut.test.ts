@@ -4,7 +4,9 @@
 // the family it was cut in, and the notes say where it was cut, in analyze's words; Compare
 // Sessions over a real connection to the language server says the same of the imported files,
 // and a session attached to a loopback /metrics URL (and the CLI given its session folder)
-// compares as the CLI compares a saved copy of its last scrape (a stage's replicas added).
+// compares as the CLI compares a saved copy of its last scrape (a stage's replicas added); a series
+// its cut scrape ends before is unknown in it (kept, "cut short before it"), not absent, and so is a
+// finding read from it (not checkable there, not gone).
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -14,6 +16,7 @@ import { cutInsideLine, cutLine, gzipCutAtLineFeed, tokensBody } from './support
 import { startLanguageServer, storageForFile, type LspProcess } from './support/lspProcess';
 import { cliCompare, withSources } from './support/compareReport';
 import { attachedScrapeSession } from './support/metricsEndpoint';
+import { histogramNoDiffText } from '../../server/core/compare/format';
 
 const storage = storageForFile('stage-lens-compare-scrape-cut-');
 /** A build before the codec TTFT fix: stage 1 records no TTFT, on one replica. */
@@ -110,11 +113,51 @@ test(
         file === saved ? [[0, 150]] : [],
         file,
       );
+      // Cut before its family: unknown in the candidate, so kept and said (none observed in the baseline either).
+      assert.deepEqual(
+        report.histograms
+          .filter((h) => h.family === 'vllm:time_to_first_token_seconds' && h.labels['stage'] === '1')
+          .map((h) => [
+            h.status,
+            h.baseline?.count,
+            h.candidate?.count ?? null,
+            h.unreadIn ?? null,
+            histogramNoDiffText(h),
+          ]),
+        file === saved
+          ? [['candidateOnly', 0, 150, null, 'candidate only; known to be wrong in the baseline']]
+          : [
+              [
+                'neither',
+                0,
+                null,
+                'candidate',
+                'no Δ: known to be wrong in the baseline, cut short before it in the candidate',
+              ],
+            ],
+        file,
+      );
       assert.deepEqual(
         report.histograms
           .filter((h) => h.family === 'vllm_omni:e2e_request_latency_s')
           .map((h) => [h.baseline?.count, h.candidate?.count]),
         [[60, 150]],
+        file,
+      );
+      // The codec TTFT signature of the build before the fix is read from TTFT and ITL: gone from the
+      // whole scrape, not checkable in one cut short before both (the session's finding as the CLI's).
+      assert.deepEqual(
+        report.findings.map((f) => [f.change, f.code, f.stageId, f.notCheckable ?? null]),
+        [
+          file === saved
+            ? ['disappeared', 'ttft-not-recorded', 1, null]
+            : [
+                'notCheckableInCandidate',
+                'ttft-not-recorded',
+                1,
+                "the candidate's scrape is cut short before vllm:time_to_first_token_seconds and vllm:inter_token_latency_seconds, which this finding is read from, so it is unknown there (a capture cut short, not a finding gone): take the candidate's scrape again",
+              ],
+        ],
         file,
       );
       assert.equal(report.candidate.kind, 'scrape', file);

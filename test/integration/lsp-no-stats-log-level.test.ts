@@ -1,15 +1,25 @@
 // Import Log... of logs with no stats at all, over a real connection to the language server: the
 // summary the side panel shows says whether the log has DEBUG lines, and the panel's notice (the
-// CLI's words) then names --log-stats alone; an INFO-only log is told it needs both.
+// CLI's words) then names --log-stats alone; an INFO-only log is told it needs both. Logs of
+// [OmniTiming] lines or [Overall Summary] tables alone with a DEBUG line: the summary's notice,
+// finding and the panels' words name the stats logger's level or a cut excerpt, not INFO.
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { test } from 'node:test';
 import type { SummaryParams } from '../../server/protocol';
-import { noStageStatsNotice, noTailText } from '../../webview/shared/noRequests';
+import { emptyTableText, noStageStatsNotice, noTailText } from '../../webview/shared/noRequests';
+import { overallSummaryOnlyMessage } from '../../server/shared';
 import { startLanguageServer, storageForFile } from './support/lspProcess';
 
 const REAL = path.resolve(__dirname, '..', 'fixtures', 'real-logs');
+const INFO_OMNITIMING = path.resolve(
+  __dirname,
+  '..',
+  'fixtures',
+  'upstream-rendered',
+  'qwen3tts-info-level-omnitiming-only.log',
+);
 const storage = storageForFile('stage-lens-no-stats-level-');
 
 const AT_DEBUG =
@@ -46,6 +56,99 @@ test(
         assert.equal(noStageStatsNotice(session, summary), advice, what);
         assert.equal(noTailText(session, summary), `No tail to explain: the session has no request. ${advice}`, what);
       }
+    }
+  },
+);
+
+const LOGGER_CAUSE = (printed: string): string =>
+  `vLLM-Omni prints ${printed} only with --log-stats and its stats tables only when its stats logger (vllm_omni.metrics.stats) is enabled for DEBUG, so either that logger was set above DEBUG apart from the rest, or the tables were cut out of this excerpt`;
+const LOGGER_FIX =
+  "let the vllm_omni.metrics.stats logger log at DEBUG (a logging config named by VLLM_LOGGING_CONFIG_PATH can set its level apart from VLLM_LOGGING_LEVEL's), or read the whole log rather than an excerpt";
+const INFO_FIX =
+  "restart the server with VLLM_LOGGING_LEVEL=DEBUG in its environment (Stage Lens's Launch Server... sets it: stageLens.serverEnv)";
+const OMNITIMING_SHOWN =
+  "Shown instead: each stage's time and the end-to-end time from [OmniTiming] (10 ms resolution), and the /metrics histograms when scraped.";
+const OMNITIMING_AT_DEBUG = `No request has a [StageRequestStats] table, only [OmniTiming] lines, though this log has DEBUG lines: ${LOGGER_CAUSE('[OmniTiming]')}; there is no queued / prefill / decode / TTFT split. ${OMNITIMING_SHOWN} Fix: ${LOGGER_FIX}.`;
+const OMNITIMING_AT_INFO = `No request has a [StageRequestStats] table, only [OmniTiming] lines: vLLM-Omni logs its stats tables at DEBUG and this server ran at INFO, so there is no queued / prefill / decode / TTFT split. ${OMNITIMING_SHOWN} Fix: ${INFO_FIX}.`;
+const OVERALL_SHOWN =
+  'Shown instead: what the summaries print, one value per table (end-to-end and per-stage wall time, tokens/s); the per-request split into queued / prefill / decode / TTFT needs the';
+
+test(
+  '[OmniTiming] lines only, with a DEBUG line and without: the summary, a scope and the finding say which notice applies',
+  { timeout: 90_000 },
+  async () => {
+    const inputs = fs.mkdtempSync(path.join(storage, 'omnitiming-'));
+    const lines = fs.readFileSync(INFO_OMNITIMING, 'utf8').split('\n');
+    const debugLog = path.join(inputs, 'omnitiming-debug.log');
+    fs.writeFileSync(
+      debugLog,
+      [
+        lines[0],
+        '(APIServer pid=5151) DEBUG 10-19 07:12:05 [omni.py:862] [Orchestrator] generate() called',
+        ...lines.slice(1),
+      ].join('\n'),
+    );
+    const lsp = await startLanguageServer(storage);
+    for (const [file, debugLines, notice] of [
+      [debugLog, true, OMNITIMING_AT_DEBUG],
+      [INFO_OMNITIMING, false, OMNITIMING_AT_INFO],
+    ] as const) {
+      const session = await lsp.importLog(file);
+      assert.equal(session.requestCount, 6, file);
+      const views: Omit<SummaryParams, 'sessionId'>[] = [{}, { windowSeconds: 3600 }, { scope: { excludeCold: true } }];
+      for (const params of views) {
+        const what = `${path.basename(file)} ${JSON.stringify(params)}`;
+        const summary = await lsp.request('stageLens/summary', { sessionId: session.id, ...params });
+        assert.equal(summary.debugLines, debugLines, what);
+        assert.equal(summary.tablesMissing?.message, notice, what);
+        assert.equal(summary.tablesMissing?.debugLines, debugLines ? true : undefined, what);
+        assert.equal(summary.findings.find((f) => f.code === 'stage-tables-missing')?.message, notice, what);
+      }
+    }
+  },
+);
+
+test(
+  "[Overall Summary] tables only (real-logs 02) with a DEBUG line: the side panel's notice and Latency Details' empty table",
+  { timeout: 90_000 },
+  async () => {
+    const inputs = fs.mkdtempSync(path.join(storage, 'overall-'));
+    const text = fs.readFileSync(path.join(REAL, '02-pr891-overall-apiserver-prefix.log'), 'utf8');
+    const overall = text.slice(text.indexOf('\n') + 1);
+    const debugLog = path.join(inputs, 'overall-debug.log');
+    fs.writeFileSync(
+      debugLog,
+      `(APIServer pid=656024) DEBUG 02-06 15:01:49 [omni.py:862] [Orchestrator] generate() called\n${overall}`,
+    );
+    const infoLog = path.join(inputs, 'overall-info.log');
+    fs.writeFileSync(infoLog, overall);
+    const lsp = await startLanguageServer(storage);
+    for (const [file, debugLines, notice, fix] of [
+      [
+        debugLog,
+        true,
+        `No per-request stage statistics: the log has 1 [Overall Summary] table and DEBUG lines but no [StageRequestStats] table. ${LOGGER_CAUSE('[Overall Summary]')}. ${OVERALL_SHOWN} stats tables. Fix: ${LOGGER_FIX}.`,
+        LOGGER_FIX,
+      ],
+      [
+        infoLog,
+        false,
+        `No per-request stage statistics: the log has 1 [Overall Summary] table (older vLLM-Omni builds print it at INFO) and no [StageRequestStats] table. ${OVERALL_SHOWN} DEBUG stats tables. Fix: ${INFO_FIX}.`,
+        INFO_FIX,
+      ],
+    ] as const) {
+      const session = await lsp.importLog(file);
+      const summary = await lsp.request('stageLens/summary', { sessionId: session.id });
+      assert.equal(summary.debugLines, debugLines, file);
+      const overall = summary.overallSummaries;
+      assert.ok(overall !== null && overall !== undefined, file);
+      // The side panel's notice (webview/sidePanel/main.ts) and Latency Details' empty table.
+      assert.equal(overallSummaryOnlyMessage(overall, summary.debugLines === true), notice, file);
+      assert.equal(
+        emptyTableText(session, summary),
+        `This log has no per-request tables, only 1 [Overall Summary] table (1 request): the side panel shows its values. Fix: ${fix}.`,
+        file,
+      );
     }
   },
 );

@@ -135,3 +135,48 @@ test(
     assert.match(tooltip, /\n\nThe gen time not split \(no prefill\/decode values\) of stage 0 has the largest/);
   },
 );
+
+test(
+  'the same [OmniTiming]-only session with a line at DEBUG: its hints name no INFO level; the fix is the stats logger',
+  { timeout: 60_000 },
+  async () => {
+    await client?.stop();
+    const yaml = path.join(scratch, 'qwen3_tts_debug.yaml');
+    fs.copyFileSync(path.join(FIXTURES, 'qwen3_tts.yaml'), yaml);
+    const storage = path.join(scratch, 'storage-debug');
+    // The log's own prefix at DEBUG, after its first line: a server that logs at DEBUG.
+    const lines = INFO_LOG.toString('utf8').split('\n');
+    const debugLog = Buffer.from(
+      [
+        lines[0],
+        '(APIServer pid=5151) DEBUG 10-19 07:12:05 [omni.py:862] [Orchestrator] generate() called',
+        ...lines.slice(1),
+      ].join('\n'),
+    );
+    saved(storage, 'launch-with-debug-line', Date.UTC(2025, 6, 24, 13), yaml, debugLog);
+    client = await DeployLspClient.start({ diagnosticsDelayMs: 0, storageDir: storage });
+    const text = fs.readFileSync(yaml, 'utf8');
+    const uri = await client.open(yaml);
+    const label = (h: InlayHint): string =>
+      typeof h.label === 'string' ? h.label : h.label.map((p) => p.value).join('');
+    const hints = await waitFor("the saved session's numbers", async () => {
+      const found = (await client.inlayHints(uri)) ?? [];
+      return found.length >= 2 ? found : undefined;
+    });
+    const stage0 = hints.find((h) => h.position.line === positionOf(text, 'stage_id: 0').line);
+    assert.equal(stage0 && label(stage0), 'p50 stage time 1.28 s · no split: no tables');
+    const tooltip = typeof stage0?.tooltip === 'string' ? stage0.tooltip : (stage0?.tooltip?.value ?? '');
+    assert.equal(
+      tooltip.split('\n\n')[0],
+      'no phase split: no stats tables, though the log has DEBUG lines (fix: vllm_omni.metrics.stats at DEBUG) · stage time p50 1,275 ms (n=6)',
+    );
+    for (const h of hints) {
+      const tip = typeof h.tooltip === 'string' ? h.tooltip : (h.tooltip?.value ?? '');
+      assert.doesNotMatch(`${label(h)}\n${tip}`, /INFO/);
+    }
+    assert.match(
+      tooltip,
+      /\n\nNo request has a \[StageRequestStats\] table, only \[OmniTiming\] lines, though this log has DEBUG lines: /,
+    );
+  },
+);

@@ -17,6 +17,8 @@ import type { SyntheticSession } from '../fixtures/webview/syntheticSession';
 import { sessionOfLog as sessionOf } from '../fixtures/webview/logSession';
 import { FakeHost } from '../fixtures/webview/fakeHost';
 import { canvasColumn } from '../fixtures/webview/canvasColumn';
+import { tempFolder } from './support/tempFolder';
+import { STATS_LOGGER_FIX } from '../../server/core/analysis/tablesMissing';
 
 const LOG = path.join(REPO_ROOT, 'test/fixtures/upstream-rendered/qwen3tts-talker-first-audio-after-fix.log');
 /** Thinker -> talker -> code2wav without async chunk: TransferEdgeStats for 0->1 and 1->2. */
@@ -24,6 +26,8 @@ const OMNI_LOG = path.join(REPO_ROOT, 'test/fixtures/upstream-rendered/qwen3-omn
 /** INFO level: [OmniTiming] lines only, no stats tables. */
 const INFO_LOG = path.join(REPO_ROOT, 'test/fixtures/upstream-rendered/qwen3tts-info-level-omnitiming-only.log');
 const SHOTS = path.join(REPO_ROOT, 'test-output/webview');
+/** Logs written by the tests. */
+const TEMP = tempFolder('stage-lens-webview-headline-');
 
 /** The stage's queue time all 0.2 ms, in vLLM's request-latency buckets (the lowest is 0.3 s). */
 const SCRAPE = `# TYPE vllm:request_queue_time_seconds histogram
@@ -730,6 +734,39 @@ describe('Request Timeline across sessions and without the stats tables', () => 
       assert.ok(labels.includes('stage 0 · talker gen time not split (no prefill/decode values)'), labels.join(' | '));
       assert.ok(!labels.some((l) => l.includes('rest of gen time')), labels.join(' | '));
       await page.screenshot({ path: path.join(SHOTS, 'latency-panel-info-level-timeline.png') });
+    });
+  });
+
+  test("[OmniTiming] lines only in a log with DEBUG lines: a missing table names the stats logger's fix, not the level", async () => {
+    // The INFO-level log with a line at DEBUG after its first: the server did not run at INFO.
+    const [first, ...rest] = fs.readFileSync(INFO_LOG, 'utf8').split('\n');
+    const debugLog = path.join(TEMP, 'omnitiming-debug-lines.log');
+    const debugLine = '(APIServer pid=5151) DEBUG 10-19 07:12:05 [omni.py:862] [Orchestrator] generate() called';
+    fs.writeFileSync(debugLog, [first, debugLine, ...rest].join('\n'));
+    await withPanel('latencyPanel', sessionOfLog(debugLog), async (page) => {
+      await openFirstRequest(page);
+      const facts = page.locator('[data-testid="request-facts"] tr[data-stage-key="0"]');
+      assert.equal(await facts.locator('td[data-col="queuedMs"] .v').textContent(), 'no table');
+      assert.equal(
+        await facts.locator('td[data-col="queuedMs"]').getAttribute('title'),
+        'This request printed no [StageRequestStats] table, only its [OmniTiming] line, though the log has DEBUG lines: ' +
+          'vLLM-Omni logs its stats tables only when its stats logger (vllm_omni.metrics.stats) is enabled for DEBUG. ' +
+          `Fix: ${STATS_LOGGER_FIX}.`,
+      );
+      assert.equal(
+        await facts.locator('td[data-col="field:serving_time_to_first_output_ms"]').getAttribute('title'),
+        await facts.locator('td[data-col="queuedMs"]').getAttribute('title'),
+      );
+    });
+    // The INFO-level log keeps the level as its fix.
+    await withInfoPanel('latencyPanel', async (page) => {
+      await openFirstRequest(page);
+      assert.equal(
+        await page
+          .locator('[data-testid="request-facts"] tr[data-stage-key="0"] td[data-col="queuedMs"]')
+          .getAttribute('title'),
+        'This request printed no [StageRequestStats] table, only its [OmniTiming] line: vLLM-Omni logs its stats tables at DEBUG (VLLM_LOGGING_LEVEL=DEBUG).',
+      );
     });
   });
 });

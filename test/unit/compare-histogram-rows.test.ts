@@ -100,11 +100,17 @@ test('a TTFT row the scrape was cut in is unknown: no ttft-not-recorded finding 
   delete (whole as { cut?: true }).cut;
   const [h] = compareHistograms([whole], [cut]);
   assert.ok(h);
-  assert.equal(histogramNoDiffText(h), 'baseline only; cut short in the candidate');
+  // Unknown in the candidate, not absent from it: no "baseline only".
+  assert.equal(histogramNoDiffText(h), 'no Δ: cut short in the candidate');
   const [both] = compareHistograms([{ ...whole, caveat: 'a lie' }], [cut]);
   assert.ok(both);
-  assert.equal(
-    histogramNoDiffText(both),
-    'baseline only; known to be wrong in the baseline, cut short in the candidate',
+  assert.equal(histogramNoDiffText(both), 'no Δ: known to be wrong in the baseline, cut short in the candidate');
+  // Cut short in both runs: kept (unknown, not empty), saying so.
+  const [bothCut] = compareHistograms([cut], [cut]);
+  assert.deepEqual(
+    [bothCut?.status, bothCut && histogramNoDiffText(bothCut)],
+    ['neither', 'no Δ: cut short in both runs'],
   );
+  // Observed in neither run, none of it cut: nothing to show.
+  assert.deepEqual(compareHistograms([{ ...whole, count: 0, p50: null, p90: null, p99: null }], []), []);
 });

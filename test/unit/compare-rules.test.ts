@@ -212,7 +212,7 @@ test('rules that cannot be evaluated say why, and fail only when asked', () => {
     checkRule(ok('stage7.ttft.p90 > +10%'), named).detail,
     /neither run has stage 7 \(present: stage 1 · code2wav, request\)/,
   );
-  assert.match(checkRule(ok('stage1.decode.p90 > +10%'), named).detail, /^not evaluated: stage 1 · code2wav decode /);
+  assert.match(checkRule(ok('stage1.decode.p90 > +10%'), named).detail, /^stage 1 · code2wav decode /);
 });
 
 test('scrapes: rules use the histogram of the metric, the point estimate decides (not testable)', () => {
@@ -276,7 +276,7 @@ test('prefill or decode of a one-output stage is not lost: the rule points to pr
   assert.equal(both.outcome, 'notEvaluated');
   assert.equal(
     both.detail,
-    'not evaluated: stage 1 decode p50 was measured in neither run, so there is no value to hold to the limit; on 800 request-stages its vllm_prefill_ms covers the decode steps (one output): write stage1.prefillDecode.p50',
+    'stage 1 decode p50 was measured in neither run, so there is no value to hold to the limit; on 800 request-stages its vllm_prefill_ms covers the decode steps (one output): write stage1.prefillDecode.p50',
   );
 });
 

@@ -76,3 +76,25 @@ test('a DEBUG run that printed nothing of an edge its requests ran: unknowns of 
   const reversed = compareRuns(run('without.log', unprinted), run('with-edges.log', OMNI_LOG));
   assert.deepEqual(metricOf(reversed, '0->1', 'edgeTx')?.baseline.unknown, { noTransferTable: 3 });
 });
+
+test('[OmniTiming] lines only in a log with a DEBUG line: "no stage table ([OmniTiming] only)", in the panel as in the table', () => {
+  // The INFO run's lines after the log's first line, at DEBUG: the server did not run at INFO.
+  const lines = OMNI_LOG.split('\n');
+  const withDebugLine = [lines[0] as string, ...lines.slice(1).filter((l) => !l.includes(' DEBUG '))].join('\n');
+  assert.ok((lines[0] as string).includes(' DEBUG '));
+  const report = compareRuns(run('debug.log', OMNI_LOG), run('info-debug-lines.log', withDebugLine));
+  assert.deepEqual(metricOf(report, '0->1', 'edgeTx')?.candidate.unknown, { noStageTable: 3 });
+  assert.match(
+    compareTable(report, []).join('\n'),
+    /transfer 0 → 1 send \(tx\): measured in the baseline only \(candidate: none of 3 measured: 3 no stage table \(\[OmniTiming\] only\)\)\n/,
+  );
+  assert.match(compareMarkdown(report), /3 no stage table \(\\\[OmniTiming\\\] only\)\)/);
+  const row = stageGroups(report, false)
+    .flatMap((g) => g.rows)
+    .find((r) => r.key === '0->1.edgeTx');
+  assert.equal(
+    row?.oneSided?.text,
+    'measured in the baseline only; candidate: 0 of 3 measured (3 no stage table ([OmniTiming] only))',
+  );
+  assert.equal(row?.oneSided?.state, 'notMeasured');
+});

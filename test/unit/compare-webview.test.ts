@@ -3,9 +3,19 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { compareRuns } from '../../server/core/compare/compareRuns';
+import { scrapeRun } from '../../server/capture/compareInput';
 import { bootstrapRandom } from '../../server/core/compare/bootstrapRandom';
 import type { MetricSamples, QuantileComparison, RunData } from '../../server/core/compare/types';
-import { ciBar, headline, runFacts, significanceOf, stageGroups } from '../../webview/compare/model';
+import {
+  ciBar,
+  headline,
+  histogramCountsText,
+  runFacts,
+  significanceOf,
+  stageGroups,
+} from '../../webview/compare/model';
+import * as fs from 'node:fs';
+import { cutInto, REPLICAS_SCRAPE } from '../integration/support/cutScrape';
 
 const q = (diffMs: number, ci: [number, number] | null): QuantileComparison => ({
   quantile: 'p50',
@@ -126,4 +136,29 @@ test('the header says "1 request" for a run of one request, "1,024 requests" gro
   const side = compareRuns(run(0, false), run(10, true)).baseline;
   assert.deepEqual(runFacts({ ...side, requestCount: 1, histogramSeries: null }), ['1 request']);
   assert.deepEqual(runFacts({ ...side, requestCount: 1024, histogramSeries: null }), ['1,024 requests']);
+});
+
+test('histogram n: ? in a run whose scrape was cut short before the series (unknown), 0 where a whole scrape lacks it', () => {
+  const whole = fs.readFileSync(REPLICAS_SCRAPE, 'utf8');
+  // Cut inside stage 0's first TTFT series: the decode time family after it is not in the text read.
+  const early = cutInto(
+    whole,
+    'vllm:time_to_first_token_seconds_bucket{model_name="Qwen/Qwen3-TTS-12Hz-1.7B-CustomVoice",stage="0",replica="0",le="5.0"}',
+    ' 2'.length,
+  );
+  const noDecode = whole
+    .split('\n')
+    .filter((line) => !line.includes('vllm:request_decode_time_seconds'))
+    .join('\n');
+  const decode1 = (candidate: string): string => {
+    const report = compareRuns(scrapeRun(whole, 'whole.prom'), scrapeRun(candidate, 'candidate.prom'));
+    const row = report.histograms.find(
+      (h) => h.family === 'vllm:request_decode_time_seconds' && h.labels['stage'] === '1',
+    );
+    assert.ok(row);
+    return histogramCountsText(row);
+  };
+  assert.equal(decode1(early), '150 / ?');
+  assert.equal(decode1(noDecode), '150 / 0');
+  assert.equal(decode1(whole), '150 / 150');
 });

@@ -8,7 +8,7 @@ import * as path from 'node:path';
 import { LogStreamParser } from '../../server/core/log';
 import { StreamAnalysis, type AnalysisSnapshot } from '../../server/core/analysis/streamAnalysis';
 import { tableReport } from '../../server/core/report/tableReport';
-import { STATS_TABLES_FIX, edgeTableNotPrinted } from '../../server/core/analysis/tablesMissing';
+import { STATS_LOGGER_FIX, STATS_TABLES_FIX, edgeTableNotPrinted } from '../../server/core/analysis/tablesMissing';
 import { analysedStream } from './support/analysedLog';
 import {
   formatStageDetail,
@@ -80,15 +80,18 @@ test('a log where only some requests lack the tables says how many, and keeps th
   const missing = snap.tablesMissing;
   assert.ok(missing !== null && !missing.all);
   assert.equal(missing.requests, 6);
+  // The other requests' tables are at DEBUG: the server did not run at INFO.
   assert.ok(
     missing.message.startsWith(
-      `6 of ${missing.of} requests have no [StageRequestStats] table, only [OmniTiming] lines`,
+      `6 of ${missing.of} requests have no [StageRequestStats] table, only [OmniTiming] lines, though this log has DEBUG lines: `,
     ),
     missing.message,
   );
+  assert.ok(missing.message.endsWith(`Fix: ${STATS_LOGGER_FIX}.`), missing.message);
   const text = tableReport(snap, { source: 'mixed.log' }).join('\n');
   assert.match(text, /Phase split per stage/);
-  assert.equal(occurrences(text, 'VLLM_LOGGING_LEVEL=DEBUG'), 1);
+  assert.equal(occurrences(text.replaceAll('\n', ' '), 'vllm_omni.metrics.stats logger log at DEBUG'), 1);
+  assert.equal(occurrences(text, 'ran at INFO'), 0);
 });
 
 test('side panel and latency panel: stage time and end to end, in ms, instead of empty phase columns', () => {
@@ -184,6 +187,57 @@ test("deploy-YAML hints: the first stage's numbers within the editor's 43 charac
   assert.equal(first?.label, 'p50 prefill 39 ms · TTFT 41 ms (n=6)');
   assert.ok(
     first?.tooltip.startsWith('2 of 6 requests without stats tables (fix: VLLM_LOGGING_LEVEL=DEBUG) · TTFT p50 41 ms'),
+  );
+});
+
+test('deploy-YAML hints of a log with DEBUG lines: no claim that the server logs at INFO; the stats logger is the fix', () => {
+  // The upstream INFO-level log with a line at DEBUG in its own prefix, as a session's summary carries it.
+  const lines = fs.readFileSync(INFO_LOG, 'utf8').split('\n');
+  const snap = analyse(
+    [
+      lines[0],
+      '(APIServer pid=5151) DEBUG 10-19 07:12:05 [omni.py:862] [Orchestrator] generate() called',
+      ...lines.slice(1),
+    ].join('\n'),
+  );
+  const missing = snap.tablesMissing;
+  assert.ok(missing !== null);
+  assert.equal(missing.debugLines, true);
+  const numbers: LiveStageNumbers = {
+    sessionLabel: 'launch session x (exited)',
+    stages: [timedStage(0, 1275), timedStage(1, 1415)],
+    tablesMissing: missing,
+  };
+  const hints = liveHints(analyzeFixture('qwen3_tts_high_concurrency_mrv2_single_gpu.yaml'), numbers);
+  assert.deepEqual(
+    hints.map((h) => h.label),
+    [
+      'p50 stage time 1.28 s · no split: no tables',
+      'p50 stage time 1.42 s (n=6)',
+      'codec TTFT unknown: no stats tables',
+    ],
+  );
+  for (const h of hints) assert.ok(h.label.length <= INLAY_LABEL_BUDGET, h.label);
+  assert.ok(
+    hints[0]?.tooltip.startsWith(
+      'no phase split: no stats tables, though the log has DEBUG lines (fix: vllm_omni.metrics.stats at DEBUG) · stage time p50 1,275 ms (n=6)\n\n',
+    ),
+    hints[0]?.tooltip,
+  );
+  for (const h of hints) {
+    assert.ok(h.tooltip.includes(`\n\n${missing.message}`), h.tooltip);
+    assert.doesNotMatch(h.tooltip, /INFO/);
+  }
+  const [partial] = liveHints(analyzeFixture('qwen3_tts_high_concurrency_mrv2_single_gpu.yaml'), {
+    ...numbers,
+    stages: [{ ...timedStage(0, 1275), prefillP50Ms: 39, ttftP50Ms: 41.2, queuedP50Ms: 0.44 }],
+    tablesMissing: { ...missing, requests: 2, all: false },
+  });
+  assert.ok(
+    partial?.tooltip.startsWith(
+      '2 of 6 requests without stats tables (fix: vllm_omni.metrics.stats at DEBUG) · TTFT p50 41 ms',
+    ),
+    partial?.tooltip,
   );
 });
 

@@ -4,6 +4,7 @@
 import type {
   ComparisonReport,
   FindingDiff,
+  HistogramComparison,
   HistogramSide,
   MetricComparison,
   MetricId,
@@ -17,12 +18,14 @@ import {
   changeText,
   countOf,
   cutOffPerRun,
+  debugLinesPerRun,
   findingText,
   histogramSeriesText,
   sentenceCase,
   sideMissing,
   stageLabel,
   UNKNOWN_LABEL,
+  unknownLabel,
   verdictShort,
 } from '../../server/shared';
 import { formatCompact, formatExact } from '../shared/format';
@@ -151,16 +154,23 @@ function cell(report: ComparisonReport, m: MetricComparison, q: QuantileComparis
   };
 }
 
-/** `cutOff`: the run's requests whose stats were cut off, so a scope with no request may be in the part not read. */
-function missingText(side: SideStats, cutOff: number): string {
-  if (side.requests === 0) return sideMissing(side, cutOff);
+/**
+ * `cutOff`: the run's requests whose stats were cut off, so a scope with no request may be in the
+ * part not read; `debugLines`: the run's log has DEBUG lines (unknownLabel).
+ */
+function missingText(side: SideStats, cutOff: number, debugLines: boolean): string {
+  if (side.requests === 0) return sideMissing(side, cutOff, debugLines);
   const parts = (Object.keys(UNKNOWN_LABEL) as UnknownReason[])
     .filter((k) => (side.unknown[k] ?? 0) > 0)
-    .map((k) => `${side.unknown[k]} ${UNKNOWN_LABEL[k]}`);
+    .map((k) => `${side.unknown[k]} ${unknownLabel(k, debugLines)}`);
   return `0 of ${side.requests} measured${parts.length === 0 ? '' : ` (${parts.join(', ')})`}`;
 }
 
-function oneSided(m: MetricComparison, cutOff: { readonly baseline: number; readonly candidate: number }): OneSided {
+function oneSided(
+  m: MetricComparison,
+  cutOff: { readonly baseline: number; readonly candidate: number },
+  debugLines: { readonly baseline: boolean; readonly candidate: boolean },
+): OneSided {
   const missing = m.status === 'baselineOnly' ? m.candidate : m.baseline;
   const missingCut = m.status === 'baselineOnly' ? cutOff.candidate : cutOff.baseline;
   // An INFO-level log printed no table for it: not measured, not the hidden-row style (zero or not measured).
@@ -172,9 +182,9 @@ function oneSided(m: MetricComparison, cutOff: { readonly baseline: number; read
         : 'hidden';
   const text =
     m.status === 'baselineOnly'
-      ? `measured in the baseline only; candidate: ${missingText(m.candidate, cutOff.candidate)}`
+      ? `measured in the baseline only; candidate: ${missingText(m.candidate, cutOff.candidate, debugLines.candidate)}`
       : m.status === 'candidateOnly'
-        ? `measured in the candidate only; baseline: ${missingText(m.baseline, cutOff.baseline)}`
+        ? `measured in the candidate only; baseline: ${missingText(m.baseline, cutOff.baseline, debugLines.baseline)}`
         : `measured in neither run`;
   return { text, state };
 }
@@ -196,7 +206,7 @@ function row(report: ComparisonReport, m: MetricComparison): MetricRow {
     source: info.source,
     counts: `${m.baseline.measured} / ${m.candidate.measured}`,
     cells: compared ? m.quantiles.map((q) => cell(report, m, q)) : null,
-    oneSided: compared ? null : oneSided(m, cutOffPerRun(report)),
+    oneSided: compared ? null : oneSided(m, cutOffPerRun(report), debugLinesPerRun(report)),
     rank,
     rankBeyond: m.rankTest?.beyondNoise === true,
   };
@@ -297,6 +307,19 @@ export function runFacts(side: ComparisonReport['baseline']): string[] {
   const series = histogramSeriesText(side);
   if (series !== null) parts.push(series);
   return parts;
+}
+
+/**
+ * A histogram row's observations, "150 / 75": 0 where a run has no such series, ? where its count
+ * is unknown (not exposed, cut short, or absent from a scrape cut short before it).
+ */
+export function histogramCountsText(r: HistogramComparison): string {
+  const n = (run: 'baseline' | 'candidate'): string => {
+    const side = r[run];
+    if (side === null) return r.unreadIn === run ? '?' : '0';
+    return side.count === null ? '?' : String(side.count);
+  };
+  return `${n('baseline')} / ${n('candidate')}`;
 }
 
 /** A histogram quantile as it may be read: `≤300` (lowest bucket: its bound only), `≥80,000` (+Inf), else the number. */

@@ -14,7 +14,15 @@ import {
 import type { ComparisonReport, HistogramComparison, TailComparison } from '../../server/protocol';
 import type { CompareRendered } from '../../server/protocol';
 import { h } from '../shared/dom';
-import { findingLine, headline, histogramSideText, isFlagged, legendKeys, stageGroups } from './model';
+import {
+  findingLine,
+  headline,
+  histogramCountsText,
+  histogramSideText,
+  isFlagged,
+  legendKeys,
+  stageGroups,
+} from './model';
 import type { CompareHeading, RunLine } from './header';
 import type { LegendKeys, MetricRow, QuantileCell, Significance, StageGroup } from './model';
 
@@ -154,7 +162,7 @@ function histogramTable(rows: readonly HistogramComparison[]): HTMLElement {
           }),
           h('td', {
             className: 'n',
-            text: `${r.baseline === null ? 0 : (r.baseline.count ?? '?')} / ${r.candidate === null ? 0 : (r.candidate.count ?? '?')}`,
+            text: histogramCountsText(r),
           }),
           ...(histogramNoDiffText(r) === null
             ? r.quantiles.map((q) => {

@@ -439,7 +439,7 @@ const partial = h('span', { className: 'partial-mark', testId: 'partial-mark' })
 partial.hidden = true;
 const errorBanner = h('div', { className: 'error-banner', role: 'alert', testId: 'error' });
 errorBanner.hidden = true;
-// Said once: requests with only [OmniTiming] lines (the server ran at INFO), and the fix.
+// Said once: requests with only [OmniTiming] lines (no stats tables), why, and the fix.
 const tablesNotice = h('div', { className: 'notice-banner', role: 'status', testId: 'tables-missing' });
 tablesNotice.hidden = true;
 // The run summary the server printed, above the views of requests: the run's figures.
@@ -556,6 +556,7 @@ function onSummary(next: SummaryResult): void {
   const before = summary?.requestCount;
   summary = next;
   bootPicker.update(next.boots, state.scope.boot);
+  waterfall.setDebugLines(next.debugLines === true);
   tablesNotice.hidden = next.tablesMissing === null;
   setText(tablesNotice, next.tablesMissing?.message ?? '');
   // Closed over a table of requests; open when it is all the log has.
@@ -567,6 +568,7 @@ function onSummary(next: SummaryResult): void {
       next.tablesMissing?.all === true,
       next.endToEnd?.ms ?? null,
       new Set((next.replicas ?? []).map((r) => r.stageKey)),
+      next.debugLines === true,
     ),
   );
   table.setNoRequestsText(session === null ? null : emptyTableText(session, next));

@@ -31,7 +31,7 @@ export function emptyTableText(
 ): string | null {
   if (metricsOnly(session) && (summary === null || summary.requestCount === 0)) return METRICS_ONLY_TEXT;
   const overall = overallOnly(summary);
-  if (overall !== null) return overallNoRequestsText(overall);
+  if (overall !== null) return overallNoRequestsText(overall, summary?.debugLines === true);
   return noStageStatsNotice(session, summary);
 }
 

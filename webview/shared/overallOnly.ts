@@ -4,7 +4,7 @@
 // DOM-free; used by the side panel, the status bar and Latency Details.
 import type { OverallSummaries, SessionInfo, SummaryResult } from '../../server/protocol';
 import { metricsOnly, scrapeCountText } from './scrapeRequests';
-import { countOf, STATS_TABLES_FIX } from '../../server/shared';
+import { countOf, STATS_LOGGER_FIX, STATS_TABLES_FIX } from '../../server/shared';
 import { formatCount } from './format';
 
 type CountSource = Pick<SummaryResult, 'stages' | 'endToEnd' | 'overallSummaries'>;
@@ -45,11 +45,14 @@ export function sessionCountText(
   return countOf(requestCount, 'request');
 }
 
-/** Latency Details' empty request table for a session of [Overall Summary] tables only. */
-export function overallNoRequestsText(overall: OverallSummaries): string {
+/**
+ * Latency Details' empty request table for a session of [Overall Summary] tables only.
+ * `debugLines`: its log has a line at DEBUG (SummaryResult.debugLines), so the level is not the fix.
+ */
+export function overallNoRequestsText(overall: OverallSummaries, debugLines = false): string {
   const n = overall.tables;
   return (
     `This log has no per-request tables, only ${overallCountText(overall)}: the side panel shows ` +
-    `${n === 1 ? 'its' : 'their'} values. Fix: ${STATS_TABLES_FIX}.`
+    `${n === 1 ? 'its' : 'their'} values. Fix: ${debugLines ? STATS_LOGGER_FIX : STATS_TABLES_FIX}.`
   );
 }

@@ -18,6 +18,7 @@ import {
   nonFiniteText,
   UNRECORDED_TEXT,
   unrecordedReason,
+  STATS_LOGGER_FIX,
   valuesAbovePercentile,
 } from '../../server/shared';
 
@@ -257,7 +258,7 @@ export function fieldValueView(stage: RequestStage | undefined, field: string, u
   }
 }
 
-/** A cell of a stage table that was never printed (an INFO-level request: [OmniTiming] only). */
+/** A cell of a stage table that was never printed (an INFO-level request: [OmniTiming] only): noTableView. */
 export const NO_TABLE_VIEW: ValueView = Object.freeze({
   text: 'no table',
   state: 'notMeasured',
@@ -266,11 +267,27 @@ export const NO_TABLE_VIEW: ValueView = Object.freeze({
   value: null,
 });
 
-/** A stage's time from its [OmniTiming] line (seconds, 10 ms steps), in ms as every other time. */
-export function omniTimingStageView(stage: RequestStage | undefined): ValueView {
+/**
+ * NO_TABLE_VIEW of a log with DEBUG lines (SummaryResult.debugLines): its server did not run at
+ * INFO, so the level is no fix; the stats logger's is (tablesMissing.ts words it so too).
+ */
+const NO_TABLE_AT_DEBUG_VIEW: ValueView = Object.freeze({
+  text: NO_TABLE_VIEW.text,
+  state: NO_TABLE_VIEW.state,
+  title: `This request printed no [StageRequestStats] table, only its [OmniTiming] line, though the log has DEBUG lines: vLLM-Omni logs its stats tables only when its stats logger (vllm_omni.metrics.stats) is enabled for DEBUG. Fix: ${STATS_LOGGER_FIX}.`,
+  value: null,
+});
+
+/** A cell of a stage table that was never printed; `debugLines`: the session's log has DEBUG lines (SummaryResult.debugLines). */
+export function noTableView(debugLines: boolean): ValueView {
+  return debugLines ? NO_TABLE_AT_DEBUG_VIEW : NO_TABLE_VIEW;
+}
+
+/** A stage's time from its [OmniTiming] line (seconds, 10 ms steps), in ms as every other time; `debugLines` as for noTableView. */
+export function omniTimingStageView(stage: RequestStage | undefined, debugLines = false): ValueView {
   if (stage === undefined) return EMPTY_VIEW;
   const cell = stage.fields[FIELD_OMNI_TIMING_STAGE];
-  if (cell?.state !== 'measured') return NO_TABLE_VIEW;
+  if (cell?.state !== 'measured') return noTableView(debugLines);
   const ms = cell.value * 1000;
   return {
     text: formatCompact(ms),

@@ -70,7 +70,7 @@ const partial = h('span', { className: 'partial-mark', testId: 'partial-mark' })
 partial.hidden = true;
 const errorBanner = h('div', { className: 'error-banner', role: 'alert', testId: 'error' });
 errorBanner.hidden = true;
-// Said once: the session has only [OmniTiming] lines (the server ran at INFO), and the fix.
+// Said once: the session has only [OmniTiming] lines (no stats tables), why, and the fix.
 const tablesNotice = h('div', { className: 'notice-banner', role: 'status', testId: 'tables-missing' });
 tablesNotice.hidden = true;
 // Said once: the log has [Overall Summary] tables and no per-request stage table, and the fix.
@@ -337,7 +337,7 @@ function render(): void {
   tablesNotice.hidden = missing === null;
   setText(tablesNotice, missing?.message ?? '');
   overallNotice.hidden = overall === null;
-  setText(overallNotice, overall === null ? '' : overallSummaryOnlyMessage(overall));
+  setText(overallNotice, overall === null ? '' : overallSummaryOnlyMessage(overall, summary.debugLines === true));
   const timingOnly = missing?.all === true || legacyOnly;
   const caption =
     overall !== null

@@ -1,9 +1,9 @@
-// The side panel's table for a session of [OmniTiming] lines only (the server ran at INFO,
-// so it printed no stats tables): each stage's time and the end-to-end time, which is all
-// such a log has; for the per-request stats of the format before February 2026
-// (request_level_metrics dicts, or the records of its .stats.jsonl files), the same and each
-// request's transfer total and its time per token, as the CLI's table. Same row shape as the
-// phase table, so the same view draws it.
+// The side panel's table for a session of [OmniTiming] lines only (no stats tables: the
+// server ran at INFO, or its stats logger was above DEBUG, or the tables were cut out): each
+// stage's time and the end-to-end time, which is all such a log has; for the per-request stats
+// of the format before February 2026 (request_level_metrics dicts, or the records of its
+// .stats.jsonl files), the same and each request's transfer total and its time per token, as
+// the CLI's table. Same row shape as the phase table, so the same view draws it.
 import type { Percentile, SummaryResult, TransfersTotalSummary } from '../../server/protocol';
 import { FIELD_OMNI_TIMING_STAGE, stageLabel } from '../shared/labels';
 import type { ValueView } from '../shared/valueState';

@@ -98,10 +98,17 @@ export class FindingsBuilder {
   private readonly logColdBoots = new Set<number>();
   /** Requests that print again an earlier request's record (requestRepeats.ts). */
   private readonly repeats = new RepeatTally();
+  /** The log has a line at DEBUG (ParseOutput.debugLines): stage-tables-missing then does not say the server ran at INFO. */
+  private debugLines = false;
 
   /** Whether some request hit `code` so far (no message built). */
   has(code: FindingCode): boolean {
     return this.bucketIndex.has(code);
+  }
+
+  /** The log has a line at DEBUG (ParseOutput.debugLines, AnalysisSnapshot.debugLines). */
+  debugLinesRead(): void {
+    this.debugLines = true;
   }
 
   /** The parser's problems: one says when the input is a compressed file or binary data. */
@@ -426,7 +433,7 @@ export class FindingsBuilder {
       case 'truncated-record':
         return truncatedMessage(n - this.truncatedDicts, this.truncatedDicts);
       case 'stage-tables-missing':
-        return tablesMissingMessage(n, this.requestTotal);
+        return tablesMissingMessage(n, this.requestTotal, this.debugLines);
       case 'phase-split-not-printed':
         return phaseSplitNotPrintedMessage(n, this.requestTotal);
       case 'prefill-covers-decode':

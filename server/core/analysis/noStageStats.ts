@@ -38,3 +38,20 @@ export function noStageStatsText(findings: readonly CodedFinding[], debugLines =
   if (legacy !== undefined) return `No per-request stage statistics in the current format. ${legacy.message}`;
   return debugLines ? NO_STAGE_STATS_AT_DEBUG_TEXT : NO_STAGE_STATS_TEXT;
 }
+
+/**
+ * analyze's words for a readable log in the current format with no per-request stage statistics
+ * and no [Overall Summary] table (which say what they have themselves), for a report that says
+ * the input's own findings apart (explain); null for any other input.
+ */
+export function noStageStatsAdvice(
+  stages: number,
+  overallSummaryTables: number,
+  findings: readonly CodedFinding[],
+  debugLines: boolean,
+): string | null {
+  if (stages > 0 || overallSummaryTables > 0) return null;
+  if (unreadableInputFinding(findings) !== undefined) return null;
+  if (findings.some((f) => f.code === 'legacy-stats-format')) return null;
+  return noStageStatsText(findings, debugLines);
+}

@@ -8,7 +8,7 @@
 // theirs together: nothing is divided into per-request values here.
 import type { FieldMap } from '../values';
 import { SampleSet } from './sampleSet';
-import { STATS_TABLES_FIX } from './tablesMissing';
+import { STATS_LOGGER_FIX, STATS_TABLES_FIX, statsLoggerCause } from './tablesMissing';
 import type { Distribution, OverallFieldStates, OverallSummaries } from './types';
 import { countOf } from '../numberText';
 
@@ -79,8 +79,12 @@ export class OverallSummaryBuilder {
   }
 }
 
-/** Shown in place of per-stage numbers when [Overall Summary] tables are all a log has: what they are, what is missing, the fix. */
-export function overallSummaryOnlyMessage(overall: OverallSummaries): string {
+/**
+ * Shown in place of per-stage numbers when [Overall Summary] tables are all a log has: what they
+ * are, what is missing, the fix. `debugLines`: the log has a line at DEBUG (AnalysisSnapshot.debugLines),
+ * so the server did not run at INFO.
+ */
+export function overallSummaryOnlyMessage(overall: OverallSummaries, debugLines = false): string {
   const n = overall.tables;
   const tables = countOf(n, '[Overall Summary] table');
   const several = overall.coveringSeveral;
@@ -93,11 +97,17 @@ export function overallSummaryOnlyMessage(overall: OverallSummaries): string {
       ? ''
       : ` ${which} several requests${most === undefined ? '' : ` (e2e_requests ${several === 1 ? '' : 'up to '}${most})`}: ` +
         `${whose} values are those requests' together (e2e_avg_time_per_request_ms their mean), not any one request's.`;
+  const shown =
+    'Shown instead: what the summaries print, one value per table (end-to-end and per-stage wall time, tokens/s); ' +
+    'the per-request split into queued / prefill / decode / TTFT needs the';
+  if (debugLines)
+    return (
+      `No per-request stage statistics: the log has ${tables} and DEBUG lines but no [StageRequestStats] table. ` +
+      `${statsLoggerCause('[Overall Summary]')}. ${shown} stats tables. Fix: ${STATS_LOGGER_FIX}.${covering}`
+    );
   return (
     `No per-request stage statistics: the log has ${tables} (older vLLM-Omni builds print ${n === 1 ? 'it' : 'them'} at INFO) and no ` +
-    '[StageRequestStats] table. Shown instead: what the summaries print, one value per table (end-to-end and ' +
-    'per-stage wall time, tokens/s); the per-request split into queued / prefill / decode / TTFT needs the ' +
-    `DEBUG stats tables. Fix: ${STATS_TABLES_FIX}.${covering}`
+    `[StageRequestStats] table. ${shown} DEBUG stats tables. Fix: ${STATS_TABLES_FIX}.${covering}`
   );
 }
 

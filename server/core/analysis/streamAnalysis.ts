@@ -85,7 +85,7 @@ export interface AnalysisSnapshot {
 
 /** What a window left out (StreamAnalysis.windowCounts). */
 export interface WindowCounts {
-  /** On the log clock; null while no request had a time. */
+  /** On the log clock; null while the log printed no time. */
   readonly window: ClockWindow | null;
   /** Requests with a time outside the window. */
   readonly outside: number;
@@ -216,8 +216,8 @@ export class StreamAnalysis {
   private debugLineRead = false;
   /** The window placed on the log clock at the first request with a time; null until then (or without one). */
   private clockWindow: ClockWindow | null = null;
-  /** Log clock of the first Engine line with a time (NaN until then): where a window is placed in a log without a timed request. */
-  private firstEngineLineMs = Number.NaN;
+  /** Log clock of the first line with a log prefix (NaN until then): where a window is placed in a log without a timed request. */
+  private firstLogMs = Number.NaN;
   private readonly bootPipelines = new BootPipelineEvidence();
   /** Requests per boot, before any selection: the boots a --boot may name. */
   private readonly bootRequests = new Map<number, number>();
@@ -256,7 +256,12 @@ export class StreamAnalysis {
   ingest(output: ParseOutput): AnalyzedRequest[] {
     for (const problem of output.problems) this.problemList.push(problem);
     this.findingsBuilder.addProblems(output.problems);
-    if (output.debugLines === true) this.debugLineRead = true;
+    if (output.debugLines === true && !this.debugLineRead) {
+      this.debugLineRead = true;
+      this.findingsBuilder.debugLinesRead();
+    }
+    if (Number.isNaN(this.firstLogMs) && output.firstLogTime !== undefined)
+      this.firstLogMs = this.clock.toMs(output.firstLogTime) ?? Number.NaN;
     const done: AnalyzedRequest[] = [];
     for (const record of output.records) this.addRecord(record, done);
     return done;
@@ -280,12 +285,28 @@ export class StreamAnalysis {
   }
 
   /**
-   * With a window: where it lies on the log clock (null while no request had a time), the
+   * With a window: where it lies on the log clock (null while the log printed no time), the
    * requests outside it and those without a time (both left out), and when the log's timed
    * requests finished; null without a window.
    */
   windowCounts(): WindowCounts | null {
-    return this.options.window === undefined ? null : { window: this.clockWindow, ...this.windowTally };
+    const spec = this.options.window;
+    return spec === undefined ? null : { window: this.placedWindow(spec), ...this.windowTally };
+  }
+
+  /** Log clock of the log's first line with a log prefix; null while none was read. */
+  firstLogTimeMs(): number | null {
+    return Number.isNaN(this.firstLogMs) ? null : this.firstLogMs;
+  }
+
+  /**
+   * The window on the log clock: placed as the requests' is (at the first timed request), or in a
+   * log without a timed request at its first timed line (nothing else can place it); null while
+   * the log printed no time.
+   */
+  private placedWindow(spec: WindowSpec): ClockWindow | null {
+    if (this.clockWindow !== null) return this.clockWindow;
+    return Number.isNaN(this.firstLogMs) ? null : windowOnClock(spec, this.firstLogMs);
   }
 
   /**
@@ -337,10 +358,10 @@ export class StreamAnalysis {
         ...this.bootFindings(),
         ...this.findingsBuilder.findings(stages, maxRequestIds, this.stageRoles()),
         ...this.legacyFindings(),
-        ...this.engineFindings(),
+        ...this.engineFindings(this.selectedEngineLines()),
       ],
       endToEnd: this.endToEnd.summary(),
-      tablesMissing: this.tablesMissing.notice(),
+      tablesMissing: this.tablesMissing.notice(this.debugLineRead),
       overallSummaries: this.overall?.summary() ?? null,
       runSummaries: this.runSummaries.summaries(),
       debugLines: this.debugLineRead,
@@ -436,7 +457,7 @@ export class StreamAnalysis {
    * the boot and window selected, else all of them), and engine-stats-only, which says what kind
    * of log this is: over its every line and request, whatever a boot or window keeps.
    */
-  private engineFindings(lines: EngineLineScope = this.selectedEngineLines()): Finding[] {
+  private engineFindings(lines: EngineLineScope): Finding[] {
     const series = this.engineSeriesBuilder.series();
     const logSeries = this.logEngineSeries === null ? series : this.logEngineSeries.series();
     const only = engineStatsOnlyFinding(logSeries, this.logRequestCount(), this.options.live?.() ?? false);
@@ -444,18 +465,32 @@ export class StreamAnalysis {
   }
 
   /**
-   * The engine lines of the boot and window selected. The window is placed on the log clock as
-   * the requests' is; in a log without a timed request, at its first timed Engine line (nothing
-   * else can place it), and in one with neither it holds no line.
+   * The engine lines of the boot and window selected: the window placed as windowCounts says it
+   * (in a log that printed no time it holds no line).
    */
   private selectedEngineLines(): EngineLineScope {
     const spec = this.options.window;
     const boot = this.options.boot === undefined ? {} : { boot: this.options.boot };
     if (spec === undefined) return boot;
-    const placed =
-      this.clockWindow ??
-      (Number.isFinite(this.firstEngineLineMs) ? windowOnClock(spec, this.firstEngineLineMs) : null);
-    return { ...boot, window: placed ?? NO_TIME };
+    return { ...boot, window: this.placedWindow(spec) ?? NO_TIME };
+  }
+
+  /**
+   * The snapshot's findings with the KV-cache usage judged over the engine lines `lines` keeps:
+   * for a reader that places the window itself (explain, on its index's clock), as analyze's
+   * snapshot judges the lines of the boot and window selected.
+   */
+  findingsOver(lines: EngineLineScope): Finding[] {
+    return this.findingsOf(this.summaries.stages(), lines);
+  }
+
+  private findingsOf(stages: readonly StageSummary[], lines: EngineLineScope): Finding[] {
+    return [
+      ...this.bootFindings(),
+      ...this.findingsBuilder.findings(stages, undefined, this.stageRoles()),
+      ...this.engineFindings(lines),
+      ...this.legacyFindings(),
+    ];
   }
 
   /** The boots of the log's cold requests (a boot's or window's left-out ones too): those cold-start counts. */
@@ -490,14 +525,9 @@ export class StreamAnalysis {
         return (replicas ??= summaries.replicas(included()));
       },
       edges: this.edgeSummaries.edges(),
-      findings: [
-        ...this.bootFindings(),
-        ...this.findingsBuilder.findings(stages, undefined, this.stageRoles()),
-        ...this.engineFindings(),
-        ...this.legacyFindings(),
-      ],
+      findings: this.findingsOf(stages, this.selectedEngineLines()),
       endToEnd: this.endToEnd.summary(),
-      tablesMissing: this.tablesMissing.notice(),
+      tablesMissing: this.tablesMissing.notice(this.debugLineRead),
       problems: this.problemList,
       overallSummaries: this.overall?.summary() ?? null,
       engineStats: [...this.engines.values()],
@@ -535,7 +565,6 @@ export class StreamAnalysis {
       // With a boot selected, the engines' load is that boot's too.
       const boot = this.assembler.bootNumber;
       const timeMs = this.clock.midpoint(record.header?.timestamp ?? null) ?? Number.NaN;
-      if (Number.isNaN(this.firstEngineLineMs)) this.firstEngineLineMs = timeMs;
       if (this.inBoot(boot)) this.engineSeriesBuilder.add(record, timeMs, boot);
       this.logEngineSeries?.add(record, timeMs, boot);
     } else if (record.kind === 'legacyDict') {

@@ -2,19 +2,42 @@
 // RequestE2EStats, StageRequestStats and TransferEdgeStats at DEBUG, so a server at the
 // default INFO level prints one [OmniTiming] line per request and nothing else. What is
 // missing, what is shown instead and the exact fix, in one sentence every surface shows
-// once (CLI table, side panel, latency panel, deploy-YAML hints) and the finding repeats.
+// once (CLI table, side panel, latency panel, deploy-YAML hints) and the finding repeats. A
+// log with DEBUG lines did not run at INFO: its sentence says what else leaves the tables out.
 import type { AnalyzedRequest, FindingCode, RequestTransfer, TablesMissing } from './types';
 
 /** What a user must do for the tables. */
 export const STATS_TABLES_FIX =
   "restart the server with VLLM_LOGGING_LEVEL=DEBUG in its environment (Stage Lens's Launch Server... sets it: stageLens.serverEnv)";
 
-export function tablesMissingMessage(missing: number, total: number): string {
+/**
+ * What to do when a log has DEBUG lines and what --log-stats prints, but no stats table: the
+ * server logs at DEBUG, so only the stats logger's own level, or the excerpt, can be at fault.
+ */
+export const STATS_LOGGER_FIX =
+  "let the vllm_omni.metrics.stats logger log at DEBUG (a logging config named by VLLM_LOGGING_CONFIG_PATH can set its level apart from VLLM_LOGGING_LEVEL's), or read the whole log rather than an excerpt";
+
+/**
+ * Why a log with DEBUG lines that printed `printed` (a line of --log-stats: [OmniTiming],
+ * [Overall Summary]) has no stats table: upstream builds the tables only when the stats
+ * logger is enabled for DEBUG (stats.py `log_timing_summary`, `build_and_log_summary`).
+ */
+export function statsLoggerCause(printed: string): string {
+  return `vLLM-Omni prints ${printed} only with --log-stats and its stats tables only when its stats logger (vllm_omni.metrics.stats) is enabled for DEBUG, so either that logger was set above DEBUG apart from the rest, or the tables were cut out of this excerpt`;
+}
+
+/** `debugLines`: the log has a line at DEBUG (AnalysisSnapshot.debugLines), so the server did not run at INFO. */
+export function tablesMissingMessage(missing: number, total: number, debugLines = false): string {
   const which =
     missing >= total
       ? 'No request has a'
       : `${missing} of ${total} request${total === 1 ? '' : 's'} ${missing === 1 ? 'has' : 'have'} no`;
-  return `${which} [StageRequestStats] table, only [OmniTiming] lines: vLLM-Omni logs its stats tables at DEBUG and this server ran at INFO, so there is no queued / prefill / decode / TTFT split${missing >= total ? '' : ' for them'}. Shown instead: each stage's time and the end-to-end time from [OmniTiming] (10 ms resolution), and the /metrics histograms when scraped. Fix: ${STATS_TABLES_FIX}.`;
+  const forThem = missing >= total ? '' : ' for them';
+  const shown =
+    "Shown instead: each stage's time and the end-to-end time from [OmniTiming] (10 ms resolution), and the /metrics histograms when scraped.";
+  if (debugLines)
+    return `${which} [StageRequestStats] table, only [OmniTiming] lines, though this log has DEBUG lines: ${statsLoggerCause('[OmniTiming]')}; there is no queued / prefill / decode / TTFT split${forThem}. ${shown} Fix: ${STATS_LOGGER_FIX}.`;
+  return `${which} [StageRequestStats] table, only [OmniTiming] lines: vLLM-Omni logs its stats tables at DEBUG and this server ran at INFO, so there is no queued / prefill / decode / TTFT split${forThem}. ${shown} Fix: ${STATS_TABLES_FIX}.`;
 }
 
 /** A request the tables are missing for: it printed [OmniTiming] (or E2E only) but no stage table. */
@@ -69,13 +92,15 @@ export class TablesMissingCounter {
     if (lacksStageTable(request)) this.missing += 1;
   }
 
-  notice(): TablesMissing | null {
+  /** `debugLines`: the log has a line at DEBUG (AnalysisSnapshot.debugLines). */
+  notice(debugLines = false): TablesMissing | null {
     if (this.missing === 0) return null;
     return {
       requests: this.missing,
       of: this.total,
       all: this.missing >= this.total,
-      message: tablesMissingMessage(this.missing, this.total),
+      message: tablesMissingMessage(this.missing, this.total, debugLines),
+      ...(debugLines ? { debugLines: true as const } : {}),
     };
   }
 }

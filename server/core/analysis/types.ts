@@ -253,6 +253,8 @@ export interface TablesMissing {
   readonly all: boolean;
   /** What is missing, what is shown instead, and the fix; shown once per surface. */
   readonly message: string;
+  /** The log has a line at DEBUG: the server did not run at INFO, and `message` says what that leaves. */
+  readonly debugLines?: true;
 }
 
 /**

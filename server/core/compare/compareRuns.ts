@@ -50,6 +50,7 @@ function summary(run: RunData): RunSummary {
     logSpan: run.samples?.logSpan ?? null,
     ...(run.bootCounts === undefined ? {} : { boot: run.bootCounts.boot }),
     ...(run.partialLogBytes === undefined ? {} : { partialLogBytes: run.partialLogBytes }),
+    ...(run.samples?.debugLines === true ? { debugLines: true as const } : {}),
   };
 }
 
@@ -90,7 +91,10 @@ export function compareRuns(baseline: RunData, candidate: RunData, options: Comp
       : [];
   const histograms =
     baseline.histograms !== null && candidate.histograms !== null
-      ? compareHistograms(baseline.histograms, candidate.histograms, significance)
+      ? compareHistograms(baseline.histograms, candidate.histograms, significance, {
+          baseline: baseline.scrapeCut?.readWhole,
+          candidate: candidate.scrapeCut?.readWhole,
+        })
       : [];
   // A scrape's signatures (the codec TTFT one, families stuck at 0) appear and disappear as a log's findings do.
   const findingsOf = (run: RunData) => [
@@ -156,6 +160,14 @@ export function compareRuns(baseline: RunData, candidate: RunData, options: Comp
     why.delete(null);
     notes.push(
       `${cutRows.length} /metrics series ${cutRows.length === 1 ? 'is' : 'are'} cut short in a run (marked ~ in the table, ✂️ in Markdown; unknown, not measured, so no difference is taken on them): ${[...why].join(' ')}`,
+    );
+  }
+  const unreadRows = histograms.filter((h) => h.unreadIn !== undefined);
+  if (unreadRows.length > 0) {
+    const runs = (['baseline', 'candidate'] as const).filter((r) => unreadRows.some((h) => h.unreadIn === r));
+    const one = unreadRows.length === 1;
+    notes.push(
+      `${unreadRows.length} /metrics series ${one ? 'is' : 'are'} absent from a scrape cut short before ${one ? 'it' : 'them'}, in ${runs.map((r) => `the ${r}`).join(' and ')} (marked ~ in the table, ✂️ in Markdown; unknown there, not missing, so no difference is taken on ${one ? 'it' : 'them'}).`,
     );
   }
   const misleads = (h: HistogramComparison): (string | null)[] => [

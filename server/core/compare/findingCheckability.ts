@@ -1,9 +1,14 @@
 // What a run could show, for the findings diff: a finding read from the stats tables cannot
 // appear in a log that printed none (a server at INFO: [OmniTiming] lines only), a log's
-// finding in a scrape alone, a scrape's in a run without one. Its absence there is no change.
+// finding in a scrape alone, a scrape's in a run without one, nor in a scrape cut short before
+// it read the finding's families whole. Its absence there is no change.
 import { readFromStatsTables } from '../analysis/tablesMissing';
+import { familyAmong, type ScrapeCutFamilies } from '../metricsText/scrapeCut';
 import type { FindingCheckability, UncheckableReason } from './findingsDiff';
+import { scrapeFindingReads } from './scrapeFindings';
 import type { FindingCount, RunData, RunSamples } from './types';
+
+type Role = 'baseline' | 'candidate';
 
 /** Every request of the log lacks a stage table (stage-tables-missing counts them all). */
 function printedNoStatsTables(samples: RunSamples): boolean {
@@ -11,17 +16,56 @@ function printedNoStatsTables(samples: RunSamples): boolean {
   return samples.requestCount > 0 && missing >= samples.requestCount;
 }
 
-function uncheckableIn(run: RunData): UncheckableReason {
+/**
+ * "inside A and before B": the families a finding is read from that a scrape cut short did not
+ * read whole; '' when the finding's families are not known; null: it read them all.
+ */
+function whereCut(cut: ScrapeCutFamilies, reads: readonly (readonly string[])[] | null): string | null {
+  if (reads === null) return '';
+  const inCut = (name: string): boolean => cut.cutInside !== null && familyAmong([cut.cutInside], name);
+  const unread = reads.filter((names) => !names.some((n) => familyAmong(cut.readWhole, n)));
+  if (unread.length === 0) return null;
+  // Of names any one of which serves, the one the cut broke off in, or else the first.
+  const named = unread.map((names) => names.find(inCut) ?? names[0] ?? '');
+  const inside = named.filter(inCut);
+  const before = named.filter((n) => !inCut(n));
+  return [
+    ...(inside.length === 0 ? [] : [`inside ${inside.join(' and ')}`]),
+    ...(before.length === 0 ? [] : [`before ${before.join(' and ')}`]),
+  ].join(' and ');
+}
+
+/**
+ * Why a scrape cut short could not show a finding of a scrape: it did not read whole a family the
+ * finding is read from (the one it broke off in, or one after it); null when it read them all.
+ */
+function cutShortReason(cut: ScrapeCutFamilies, f: FindingCount, role: Role): string | null {
+  const where = whereCut(cut, scrapeFindingReads(f));
+  if (where === null) return null;
+  // The run lacking it: in the candidate it would read as gone, in the baseline as new.
+  const not = role === 'candidate' ? 'not a finding gone' : 'not a new finding';
+  const families = where === '' ? '' : ` ${where}, which this finding is read from`;
+  return `the ${role}'s scrape is cut short${families}, so it is unknown there (a capture cut short, ${not}): take the ${role}'s scrape again`;
+}
+
+function uncheckableIn(run: RunData, role: Role): UncheckableReason {
   const noTables = run.samples !== null && printedNoStatsTables(run.samples);
+  // A log with DEBUG lines did not run at INFO: its stats logger was set above DEBUG, or the tables were cut out (tablesMissing.ts).
+  const why =
+    run.samples?.debugLines === true
+      ? 'it printed no stats tables, only [OmniTiming] lines, though its log has DEBUG lines'
+      : 'it printed no stats tables (a server at INFO logs [OmniTiming] lines only)';
   return (f: FindingCount) => {
-    if (f.fromScrape === true) return run.histograms === null ? 'it has no /metrics scrape' : null;
+    if (f.fromScrape === true) {
+      if (run.histograms === null) return 'it has no /metrics scrape';
+      return run.scrapeCut === undefined ? null : cutShortReason(run.scrapeCut, f, role);
+    }
     if (run.samples === null) return 'it has no log, only a /metrics scrape';
-    if (noTables && readFromStatsTables(f.code))
-      return 'it printed no stats tables (a server at INFO logs [OmniTiming] lines only)';
+    if (noTables && readFromStatsTables(f.code)) return why;
     return null;
   };
 }
 
 export function findingCheckability(baseline: RunData, candidate: RunData): FindingCheckability {
-  return { baseline: uncheckableIn(baseline), candidate: uncheckableIn(candidate) };
+  return { baseline: uncheckableIn(baseline, 'baseline'), candidate: uncheckableIn(candidate, 'candidate') };
 }

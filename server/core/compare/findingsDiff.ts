@@ -1,8 +1,9 @@
 // Findings of two runs matched by (code, stage): which appeared, which disappeared (e.g.
 // `ttft-not-recorded` gone after a build with the codec stats fix), which stayed, with
 // the number of requests each concerns in each run. A finding one run could not show (read
-// from stats tables that run never printed, from a log or scrape it does not have) is
-// "not checkable" there, never gone or new.
+// from stats tables that run never printed, from a log or scrape it does not have, from a
+// /metrics family its scrape was cut short inside or before) is "not checkable" there, never
+// gone or new.
 import type { Severity } from '../analysis/types';
 import type { FindingChange, FindingCount, FindingDiff } from './types';
 import { isUnreadableInput } from '../analysis/unreadableInput';

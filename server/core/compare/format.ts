@@ -50,11 +50,29 @@ export function signedPct(v: number | null): string {
   return `${v > 0 ? '+' : v < 0 ? '-' : ''}${text}%`;
 }
 
-export function unknownText(unknown: UnknownCounts): string {
+/**
+ * `reason`'s words for a run; `debugLines`: its log has DEBUG lines (RunSummary.debugLines), so a
+ * run of [OmniTiming] lines only did not run at INFO (its stats logger was set above DEBUG, or the
+ * tables were cut out: tablesMissing.ts) and is not called INFO level.
+ */
+export function unknownLabel(reason: UnknownReason, debugLines = false): string {
+  return reason === 'noStageTable' && debugLines ? 'no stage table ([OmniTiming] only)' : UNKNOWN_LABEL[reason];
+}
+
+/** `debugLines` as for unknownLabel. */
+export function unknownText(unknown: UnknownCounts, debugLines = false): string {
   return (Object.keys(UNKNOWN_LABEL) as UnknownReason[])
     .filter((k) => (unknown[k] ?? 0) > 0)
-    .map((k) => `${unknown[k]} ${UNKNOWN_LABEL[k]}`)
+    .map((k) => `${unknown[k]} ${unknownLabel(k, debugLines)}`)
     .join(', ');
+}
+
+/** Whether each run's log has DEBUG lines (RunSummary.debugLines): the words of its unknown values (unknownLabel). */
+export function debugLinesPerRun(report: ComparisonReport): {
+  readonly baseline: boolean;
+  readonly candidate: boolean;
+} {
+  return { baseline: report.baseline.debugLines === true, candidate: report.candidate.debugLines === true };
 }
 
 /** "request", "transfer 0 → 1", "stage 1 · code2wav" ("stage 1" where the roles are not known). */
@@ -103,10 +121,10 @@ export function tooFewToTestText(report: Pick<ComparisonReport, 'metrics' | 'met
 /**
  * Why one side has no number: "0 of 60 measured: 60 not recorded". A scope with no request
  * did not run, unless `cutOff` of the run's requests had their stats cut off: the scope may be
- * in the part not read.
+ * in the part not read. `debugLines`: the run's log has DEBUG lines (unknownLabel).
  */
-export function sideMissing(side: SideStats, cutOff = 0): string {
-  const why = unknownText(side.unknown);
+export function sideMissing(side: SideStats, cutOff = 0, debugLines = false): string {
+  const why = unknownText(side.unknown, debugLines);
   if (side.requests === 0)
     return cutOff > 0
       ? `not read: ${countOf(cutOff, 'request')} had ${cutOff === 1 ? 'its' : 'their'} stats cut off (truncated-record), so whether it ran is unknown`
@@ -120,13 +138,14 @@ export function cutOffPerRun(report: ComparisonReport): { readonly baseline: num
   return { baseline: f?.baselineRequests ?? 0, candidate: f?.candidateRequests ?? 0 };
 }
 
-/** One sentence for a metric measured in one run only; `cutOff`: cutOffPerRun of the report. */
+/** One sentence for a metric measured in one run only; `cutOff`: cutOffPerRun of the report; `debugLines`: debugLinesPerRun. */
 export function oneSidedText(
   m: MetricComparison,
   cutOff: { readonly baseline: number; readonly candidate: number } = { baseline: 0, candidate: 0 },
+  debugLines: { readonly baseline: boolean; readonly candidate: boolean } = { baseline: false, candidate: false },
 ): string {
-  const b = sideMissing(m.baseline, cutOff.baseline);
-  const c = sideMissing(m.candidate, cutOff.candidate);
+  const b = sideMissing(m.baseline, cutOff.baseline, debugLines.baseline);
+  const c = sideMissing(m.candidate, cutOff.candidate, debugLines.candidate);
   if (m.status === 'baselineOnly') return `measured in the baseline only (candidate: ${c})`;
   if (m.status === 'candidateOnly') return `measured in the candidate only (baseline: ${b})`;
   return `measured in neither run (baseline: ${b}; candidate: ${c})`;
@@ -221,11 +240,15 @@ export const CHANGE_LABEL: Readonly<Record<FindingChange, string>> = {
   notCheckableInBaseline: 'not checkable',
 };
 
-/** "120/118" observations of a histogram series (0 when absent from a run, ? when not exposed). */
+/** "120/118" observations of a histogram series (0 when absent from a run, ? when unknown: not exposed, or cut short). */
 export function histogramCounts(h: HistogramComparison): string {
-  const n = (side: HistogramComparison['baseline']): string =>
-    side === null ? '0' : side.count === null ? '?' : (nonFiniteSampleText(side.count) ?? String(side.count));
-  return `${n(h.baseline)}/${n(h.candidate)}`;
+  // Absent from a scrape cut short before it: its count is unknown there, not 0.
+  const n = (run: 'baseline' | 'candidate'): string => {
+    const side = h[run];
+    if (side === null) return h.unreadIn === run ? '?' : '0';
+    return side.count === null ? '?' : (nonFiniteSampleText(side.count) ?? String(side.count));
+  };
+  return `${n('baseline')}/${n('candidate')}`;
 }
 
 /** A plain-text table: the first `leftColumns` columns left-aligned (labels), the rest right-aligned (numbers). */
@@ -268,30 +291,44 @@ export function histogramDiffText(h: HistogramComparison, q: QuantileComparison)
 /** A histogram row's marks: `cut` when a run's series is cut short, `lie` when one is known to be wrong. */
 export function histogramMarks(h: HistogramComparison, cut: string, lie: string): string {
   const sides = [h.baseline, h.candidate];
-  return `${sides.some((s) => s?.cut === true) ? cut : ''}${sides.some((s) => caveatBesidesCut(s?.caveat) !== null) ? lie : ''}`;
+  const cutShort = h.unreadIn !== undefined || sides.some((s) => s?.cut === true);
+  return `${cutShort ? cut : ''}${sides.some((s) => caveatBesidesCut(s?.caveat) !== null) ? lie : ''}`;
 }
 
-/** Why a side's series is not usable: cut short (unknown), or known to be wrong. */
-function notUsableWord(side: HistogramSide | null): string {
-  return side?.cut === true ? 'cut short' : 'known to be wrong';
+/**
+ * Why a run's series is not usable: absent from its scrape cut short before it, cut short
+ * (unknown either way), or known to be wrong; null when it is usable.
+ */
+function notUsableWord(h: HistogramComparison, run: 'baseline' | 'candidate'): string | null {
+  if (h.unreadIn === run) return 'cut short before it';
+  if (h.notUsableIn !== run && h.notUsableIn !== 'both') return null;
+  return h[run]?.cut === true ? 'cut short' : 'known to be wrong';
 }
 
 /**
  * Why a histogram row has no Δ, or null when it has one: measured in one run only, or a run
- * whose series is known to be wrong (marked ! in the table, ⚠️ in Markdown) or cut short (~, ✂️).
+ * whose series is known to be wrong (marked ! in the table, ⚠️ in Markdown), cut short, or
+ * absent from a scrape cut short before it (~, ✂️).
  */
 export function histogramNoDiffText(h: HistogramComparison): string | null {
-  const b = notUsableWord(h.baseline);
-  const c = notUsableWord(h.candidate);
+  const b = notUsableWord(h, 'baseline');
+  const c = notUsableWord(h, 'candidate');
   const wrong =
-    h.notUsableIn === null
-      ? null
-      : h.notUsableIn === 'both'
-        ? b === c
-          ? `${b} in both runs`
-          : `${b} in the baseline, ${c} in the candidate`
-        : `${h.notUsableIn === 'baseline' ? b : c} in the ${h.notUsableIn}`;
+    b !== null && c !== null
+      ? b === c
+        ? `${b} in both runs`
+        : `${b} in the baseline, ${c} in the candidate`
+      : b !== null
+        ? `${b} in the baseline`
+        : c !== null
+          ? `${c} in the candidate`
+          : null;
   if (h.status === 'compared') return wrong === null ? null : `no Δ: ${wrong}`;
+  // A run without observations whose series is cut short, or absent from a scrape cut short before
+  // it, has values unknown, not absent: not "the other run only".
+  const lacking = h.status === 'baselineOnly' ? 'candidate' : h.status === 'candidateOnly' ? 'baseline' : null;
+  const unknownIn = lacking !== null && (h[lacking]?.cut === true || h.unreadIn === lacking);
+  if (wrong !== null && (h.status === 'neither' || unknownIn)) return `no Δ: ${wrong}`;
   const only = h.status === 'baselineOnly' ? 'baseline only' : 'candidate only';
   return wrong === null ? only : `${only}; ${wrong}`;
 }

@@ -33,10 +33,29 @@ export function hasObservations(s: HistogramSide | null): boolean {
   return s !== null && s.count !== 0 && s.p50 !== null;
 }
 
+/** Per run, the families its scrape read whole when it was cut short (RunData.scrapeCut). */
+export interface FamiliesReadWhole {
+  readonly baseline?: readonly string[];
+  readonly candidate?: readonly string[];
+}
+
+/** The run lacking the series whose scrape was cut short before it: the series is unknown there, not absent. */
+function unreadRun(
+  family: string,
+  bs: HistogramSide | null,
+  cs: HistogramSide | null,
+  readWhole: FamiliesReadWhole,
+): 'baseline' | 'candidate' | undefined {
+  const unread = (side: HistogramSide | null, whole: readonly string[] | undefined): boolean =>
+    side === null && whole !== undefined && !whole.includes(family);
+  return unread(bs, readWhole.baseline) ? 'baseline' : unread(cs, readWhole.candidate) ? 'candidate' : undefined;
+}
+
 export function compareHistograms(
   baseline: readonly HistogramRow[],
   candidate: readonly HistogramRow[],
   options: Pick<SignificanceOptions, 'minChangeMs' | 'minChangePct'> = DEFAULT_SIGNIFICANCE,
+  readWhole: FamiliesReadWhole = {},
 ): HistogramComparison[] {
   const key = (r: HistogramRow): string => `${r.family}|${labelsKey(r.labels)}`;
   const b = new Map(baseline.map((r) => [key(r), r]));
@@ -56,7 +75,10 @@ export function compareHistograms(
           : hasObservations(cs)
             ? 'candidateOnly'
             : 'neither';
-    if (status === 'neither') continue; // an empty series in both: nothing was observed
+    const unreadIn = unreadRun(row.family, bs, cs, readWhole);
+    // An empty series in both: nothing was observed. A series cut short, or absent from a scrape cut
+    // short before it, is unknown, not empty: kept, to say so.
+    if (status === 'neither' && bs?.cut !== true && cs?.cut !== true && unreadIn === undefined) continue;
     const wrongB = bs?.caveat != null;
     const wrongC = cs?.caveat != null;
     const notUsableIn = wrongB && wrongC ? 'both' : wrongB ? 'baseline' : wrongC ? 'candidate' : null;
@@ -97,6 +119,7 @@ export function compareHistograms(
       baseline: bs,
       candidate: cs,
       notUsableIn,
+      ...(unreadIn === undefined ? {} : { unreadIn }),
       quantiles,
     });
   }

@@ -102,7 +102,10 @@ export class LogRunReader {
   private ingest(output: ParseOutput): void {
     this.problems += output.problems.length;
     this.findings.addProblems(output.problems);
-    if (output.debugLines === true) this.debugLines = true;
+    if (output.debugLines === true && !this.debugLines) {
+      this.debugLines = true;
+      this.findings.debugLinesRead();
+    }
     for (const record of output.records) {
       // Counted, and read by the assembler as any record (the tail's preprocess part reads its rows).
       if (record.kind === 'overallSummary' && this.inBoot(this.assembler.bootNumber)) this.overallSummaryTables += 1;

@@ -16,6 +16,7 @@ import {
   histogramQuantileText,
   metricLabel,
   oneSidedText,
+  debugLinesPerRun,
   cutOffPerRun,
   runText,
   sessionRolesText,
@@ -94,8 +95,11 @@ export function compareMarkdown(report: ComparisonReport, rules: readonly RuleRe
       '| | rule | result |',
       '|---|---|---|',
     );
+    // ❔ alone is also a finding not checkable: the cell says the rule was not evaluated, then why.
     for (const r of rules)
-      out.push(`| ${RULE_ICON[r.outcome]} | ${escapeMarkdown(r.rule)} | ${escapeMarkdown(r.detail)} |`);
+      out.push(
+        `| ${RULE_ICON[r.outcome]} | ${escapeMarkdown(r.rule)} | ${r.outcome === 'notEvaluated' ? 'not evaluated: ' : ''}${escapeMarkdown(r.detail)} |`,
+      );
     out.push('');
   }
 
@@ -142,7 +146,7 @@ export function compareMarkdown(report: ComparisonReport, rules: readonly RuleRe
       out.push('**Measured in one run only** (not a difference):', '');
       for (const m of oneSided)
         out.push(
-          `- ${escapeMarkdown(scopeLabel(m.scope, report.stageRoles))} ${metricLabel(m)}: ${escapeMarkdown(oneSidedText(m, cutOffPerRun(report)))}`,
+          `- ${escapeMarkdown(scopeLabel(m.scope, report.stageRoles))} ${metricLabel(m)}: ${escapeMarkdown(oneSidedText(m, cutOffPerRun(report), debugLinesPerRun(report)))}`,
         );
       out.push('');
     }
@@ -167,7 +171,7 @@ export function compareMarkdown(report: ComparisonReport, rules: readonly RuleRe
       const cells =
         m.status === 'compared'
           ? m.quantiles.map((q) => quantileCell(m, q))
-          : [escapeMarkdown(oneSidedText(m, cutOffPerRun(report))), '', ''];
+          : [escapeMarkdown(oneSidedText(m, cutOffPerRun(report), debugLinesPerRun(report))), '', ''];
       out.push(
         `| ${escapeMarkdown(scopeLabel(m.scope, report.stageRoles))} | ${metricLabel(m)} | ${countsText(m)} | ${cells.join(' | ')} | ${rankCell(m)} |`,
       );
@@ -175,8 +179,10 @@ export function compareMarkdown(report: ComparisonReport, rules: readonly RuleRe
     out.push('', '</details>', '');
   }
   if (report.histograms.length > 0) {
+    // A row observed in neither run is there because it is cut short (unknown, not empty).
+    const seen = report.histograms.some((h) => h.status === 'neither') ? 'observed or cut short' : 'observed';
     out.push(
-      `<details><summary>/metrics histograms (${countOf(report.histograms.length, 'latency row')} observed in a run: per family and stage, replicas added)</summary>`,
+      `<details><summary>/metrics histograms (${countOf(report.histograms.length, 'latency row')} ${seen} in a run: per family and stage, replicas added)</summary>`,
       '',
       'Quantiles as PromQL histogram_quantile; significance not testable (no per-request values); ⚠️ = known to be wrong in a run, ✂️ = cut short in a run (unknown; see the notes); ≤ = in the lowest bucket (only its bound is known), ≥ = beyond the highest bucket, no difference between bounds.',
       '',

@@ -1,5 +1,7 @@
 // A run at INFO level has only [OmniTiming] figures (seconds with 2 decimals: a 10 ms step)
-// where a run at DEBUG level has its stats tables' (ms with 3 decimals). Compared, their
+// where a run at DEBUG level has its stats tables' (ms with 3 decimals); so has a run whose log
+// has DEBUG lines and no stats table (its stats logger above DEBUG, or the tables cut out: not
+// called INFO level, tablesMissing.ts says why). Compared, their
 // difference mixes the two precisions: said once per run whose figures are the coarse ones, with
 // the metrics concerned and the step, so a difference of a few ms is not read as a change.
 import { countOf } from '../numberText';
@@ -33,9 +35,11 @@ export function precisionNotes(
     if (found === null) continue;
     const which =
       found.coarse === found.values ? 'every value' : `${found.coarse} of their ${countOf(found.values, 'value')}`;
+    // The sentence already says [OmniTiming]: a run with DEBUG lines gets no level named.
+    const level = runs[side].samples?.debugLines === true ? '' : 'INFO level: ';
     notes.push(
       `Different precision: the ${side} (${runDataName(runs[side])}) has ${andList(found.labels)} from [OmniTiming] lines ` +
-        `(${which}; INFO level: seconds with 2 decimals, a ${OMNI_TIMING_STEP_MS} ms step), the ${other} (${runDataName(runs[other])}) ` +
+        `(${which}; ${level}seconds with 2 decimals, a ${OMNI_TIMING_STEP_MS} ms step), the ${other} (${runDataName(runs[other])}) ` +
         `from its stats tables (ms with 3 decimals). A difference under ${OMNI_TIMING_STEP_MS} ms in ${found.labels.length === 1 ? 'it' : 'them'} ` +
         `is within the ${side}'s rounding, not a change.`,
     );

@@ -10,13 +10,20 @@
 //    the stage did not run, or its /metrics series known to be wrong there) is a regression
 //    of what the server reports: `unmeasured`, which fails. Measured in the candidate only,
 //    or folded into prefill+decode (one output), is no regression.
+//  - a /metrics series cut short in a scrape the rule reads (the text broke off inside it), or
+//    absent from a scrape cut short before it (in the family the text broke off in, or one after
+//    it), is unknown there, not missing: a capture problem, not the server ceasing to report it.
+//    The rule is `notEvaluated`, saying to take that scrape again, in either run or both; a
+//    series also known to be wrong (its caveat besides the cut) is judged by that. A series
+//    absent from a scrape read whole was lost (`unmeasured`, as above).
 //  - a rule that cannot be evaluated (metric measured in neither run or in the candidate
-//    only, a baseline of 0 for a % change) is `notEvaluated` with the reason, and fails only
-//    with `failUnevaluated`.
+//    only, a series cut short, a baseline of 0 for a % change) is `notEvaluated` with the
+//    reason, and fails only with `failUnevaluated`.
 //  - a rule naming a stage neither run has is a usage error (ruleScopeErrors): a typo must
 //    not pass a gate as "not evaluated".
 import { groupedNumber } from '../numberText';
 import { QUEUE_TIME_FAMILY } from '../metricsText/downstreamQueueTime';
+import { caveatBesidesCut } from '../metricsText/scrapeCut';
 import { METRIC_INFO } from './metrics';
 import { scopeLabel, sideMissing, unknownText } from './format';
 import type { Rule } from './rules';
@@ -157,7 +164,8 @@ export function checkRule(rule: Rule, report: ComparisonReport, options: RuleChe
     baseline,
     candidate,
     basis,
-    detail: `not evaluated: ${detail}`,
+    // The outcome says "not evaluated" (the table's label, Markdown's cell, JSON's outcome): the detail says why.
+    detail,
   });
 
   const found = findTarget(rule, report);
@@ -228,17 +236,27 @@ export function checkRule(rule: Rule, report: ComparisonReport, options: RuleChe
     // queue time is the same figure as the log's queued (input wait included): its caveat is about
     // reading it as a scheduling wait, not about its value.
     const caveatCounts = rule.metric !== 'prefillDecode' && row.family !== QUEUE_TIME_FAMILY;
-    const counts = (side: HistogramSide | null): boolean => caveatCounts && side?.caveat != null;
-    const notUsable = (side: HistogramSide | null): string => (side?.cut === true ? 'cut short' : 'known to be wrong');
-    const baselineUsable = row.baseline !== null && !counts(row.baseline) && status !== 'candidateOnly';
-    if (baselineUsable && counts(row.candidate))
+    // Known to be wrong: what the caveat says besides a cut (a cut alone makes the value unknown, not wrong).
+    const lie = (side: HistogramSide | null): string | null => (caveatCounts ? caveatBesidesCut(side?.caveat) : null);
+    const baselineUsable = row.baseline !== null && lie(row.baseline) === null && status !== 'candidateOnly';
+    const candidateLie = lie(row.candidate);
+    if (baselineUsable && candidateLie !== null)
       return unmeasured(
-        `the ${row.family} series of ${scope} was measured in the baseline and is ${notUsable(row.candidate)} in the candidate (${row.candidate?.caveat ?? ''})`,
+        `the ${row.family} series of ${scope} was measured in the baseline and is known to be wrong in the candidate (${candidateLie})`,
       );
-    const wrong = named.find(([, side]) => counts(side));
+    const wrong = named.find(([, side]) => lie(side) !== null);
     if (wrong !== undefined)
       return notEvaluated(
-        `the ${row.family} series of ${scope} is ${notUsable(wrong[1])} in ${wrong[0]}: ${wrong[1]?.caveat ?? ''}`,
+        `the ${row.family} series of ${scope} is known to be wrong in ${wrong[0]}: ${lie(wrong[1]) ?? ''}`,
+        'histogram',
+        baselineValue,
+        candidateValue,
+      );
+    const cutIn = named.filter(([, side]) => side?.cut === true).map(([name]) => name);
+    const unreadIn = named.filter(([name]) => name === `the ${row.unreadIn}`).map(([name]) => name);
+    if (cutIn.length > 0 || unreadIn.length > 0)
+      return notEvaluated(
+        cutShortText(row.family, scope, what, cutIn, unreadIn),
         'histogram',
         baselineValue,
         candidateValue,
@@ -269,7 +287,7 @@ export function checkRule(rule: Rule, report: ComparisonReport, options: RuleChe
     const onlyOneOutput = (c.unknown.oneOutput ?? 0) > 0 && unknownText({ ...c.unknown, oneOutput: 0 }) === '';
     if (onlyOneOutput) return notCompared();
     return unmeasured(
-      `${what} was measured in the baseline (${found.row.baseline.measured} values) and not in the candidate (${sideMissing(c)})`,
+      `${what} was measured in the baseline (${found.row.baseline.measured} values) and not in the candidate (${sideMissing(c, 0, report.candidate.debugLines === true)})`,
     );
   }
 
@@ -330,6 +348,32 @@ export function checkRule(rule: Rule, report: ComparisonReport, options: RuleChe
     basis: found.basis,
     detail: significance === '' ? numbers : `${numbers}; ${significance}`,
   };
+}
+
+/**
+ * Why a rule reads no value where a run's scrape broke off inside its series (`cutIn`), or before
+ * it (`unreadIn`: absent from the text read): unknown, not measured, and a capture problem (not the
+ * server ceasing to report it), so the scrape is taken again.
+ */
+function cutShortText(
+  family: string,
+  scope: string,
+  what: string,
+  cutIn: readonly string[],
+  unreadIn: readonly string[],
+): string {
+  const series = `the ${family} series of ${scope}`;
+  const scrapes = (runs: readonly string[]): string =>
+    runs.length === 1 ? `${runs[0]}'s scrape` : "both runs' scrapes";
+  const why =
+    cutIn.length > 0 && unreadIn.length > 0
+      ? `${series} is cut short in ${scrapes(cutIn)} and ${scrapes(unreadIn)} is cut short before it`
+      : cutIn.length > 0
+        ? `${series} is cut short in ${scrapes(cutIn)}`
+        : `${scrapes(unreadIn)} is cut short before ${series}`;
+  const runs = [...cutIn, ...unreadIn];
+  const one = runs.length === 1 ? runs[0] : undefined;
+  return `${why}, so ${what} is unknown ${one === undefined ? 'in both' : 'there'}, not measured (a capture cut short, not a lost measurement): take ${one === undefined ? 'both scrapes' : `${one}'s scrape`} again`;
 }
 
 /** The runs a rule reads, named: a limit holds the candidate's own value (the baseline's series, right or wrong, plays no part). */

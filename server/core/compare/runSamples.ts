@@ -189,12 +189,21 @@ export function findingCount(f: Finding): FindingCount {
   return { code: f.code, severity: f.severity, stageId: f.stageId, requestCount: f.requestCount, message: f.message };
 }
 
-/** Samples of an analysis already in memory (a live or reopened session): its requests (the packed store is iterable) and findings. */
+/**
+ * Samples of an analysis already in memory (a live or reopened session): its requests (the packed
+ * store is iterable), findings, and whether its log has a DEBUG line, as a log read again says it
+ * (LogRunReader).
+ */
 export function runSamplesFromAnalysis(
-  analysis: { readonly requests: Iterable<AnalyzedRequest>; readonly findings: readonly Finding[] },
+  analysis: {
+    readonly requests: Iterable<AnalyzedRequest>;
+    readonly findings: readonly Finding[];
+    readonly debugLines?: boolean;
+  },
   excludeCold: boolean,
 ): RunSamples {
   const builder = new RunSamplesBuilder(excludeCold);
   for (const request of analysis.requests) builder.add(request);
-  return builder.finish(analysis.findings);
+  const samples = builder.finish(analysis.findings);
+  return analysis.debugLines === true ? { ...samples, debugLines: true } : samples;
 }

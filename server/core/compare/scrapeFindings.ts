@@ -4,7 +4,8 @@
 // codec TTFT bug disappearing after the fix is then said, not just a ! fewer in a table.
 import type { ParsedExposition } from '../metricsText/model';
 import { DIFFUSION_PREPROCESS_FAMILY } from '../metricsText/preprocessZeros';
-import { metricNotReportingInScrape } from '../explain/metricNotReporting';
+import { metricNotReportingInScrape, notReportingReads } from '../explain/metricNotReporting';
+import { CODEC_TTFT_SIGNATURE_READS } from '../metricsText/codecTtftSignature';
 import { caveatBesidesCut, WHOLE_INPUT, type ScrapeEnd } from '../metricsText/scrapeCut';
 import type { FindingCount, HistogramRow } from './types';
 
@@ -66,4 +67,22 @@ export function scrapeFindings(
     });
   }
   return out;
+}
+
+/**
+ * The /metrics families a finding of scrapeFindings is read from, each as the names any one of
+ * which serves: a scrape that did not read one of them whole could not show it. null: a finding
+ * these do not give (its families not known).
+ */
+export function scrapeFindingReads(f: FindingCount): readonly (readonly string[])[] | null {
+  switch (f.code) {
+    case 'ttft-not-recorded':
+      return CODEC_TTFT_SIGNATURE_READS;
+    case 'diffusion-zero-ambiguous':
+      return [[DIFFUSION_PREPROCESS_FAMILY]];
+    case 'metric-not-reporting':
+      return notReportingReads(f);
+    default:
+      return null;
+  }
 }

@@ -12,7 +12,14 @@ import { quantileBounds } from '../metricsText/quantileBounds';
 import type { FindingCount, HistogramRow } from './types';
 import { scrapeFindings } from './scrapeFindings';
 import { DIFFUSION_PREPROCESS_FAMILY, preprocessZerosCaveat } from '../metricsText/preprocessZeros';
-import { cutSeriesCaveat, scrapeCutFinding, WHOLE_INPUT, type ScrapeEnd } from '../metricsText/scrapeCut';
+import {
+  cutSeriesCaveat,
+  scrapeCutFamilies,
+  scrapeCutFinding,
+  WHOLE_INPUT,
+  type ScrapeCutFamilies,
+  type ScrapeEnd,
+} from '../metricsText/scrapeCut';
 
 const AGGREGATED_AWAY = ['replica', 'model_name'];
 const LATENCY = new Set(STAGE_LATENCY_HISTOGRAMS);
@@ -62,6 +69,8 @@ export function histogramRowsOfScrape(
   exposed: number;
   /** The sentence of its input-cut-short finding (its text ends inside a line), as analyze lists it; null: not cut so. */
   cutShort: string | null;
+  /** Cut short (inside a line, or its gzip data broke): the families it read whole and the one it broke off in (RunData.scrapeCut); null: whole. */
+  scrapeCut: ScrapeCutFamilies | null;
 } {
   const parsed = parseExposition(body, end);
   // A stage whose series show a known lie (codec TTFT, one output, downstream queue time): marked, never compared as truth.
@@ -119,6 +128,7 @@ export function histogramRowsOfScrape(
     findings: scrapeFindings(rows, parsed, end),
     exposed,
     cutShort: scrapeCutFinding(parsed, end)?.message ?? null,
+    scrapeCut: scrapeCutFamilies(parsed, end),
   };
 }
 

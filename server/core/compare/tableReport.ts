@@ -14,6 +14,7 @@ import {
   histogramQuantileText,
   metricLabel,
   oneSidedText,
+  debugLinesPerRun,
   cutOffPerRun,
   runText,
   scopeCell,
@@ -159,7 +160,7 @@ export function compareTable(report: ComparisonReport, rules: readonly RuleResul
       out.push('', 'Measured in one run only (not a difference):');
       for (const m of oneSided)
         out.push(
-          `  ${scopeLabel(m.scope, report.stageRoles)} ${metricLabel(m)}: ${oneSidedText(m, cutOffPerRun(report))}`,
+          `  ${scopeLabel(m.scope, report.stageRoles)} ${metricLabel(m)}: ${oneSidedText(m, cutOffPerRun(report), debugLinesPerRun(report))}`,
         );
     }
     const neither = report.metrics.length - shown.length;
@@ -168,7 +169,7 @@ export function compareTable(report: ComparisonReport, rules: readonly RuleResul
   }
   if (report.histograms.length > 0) {
     out.push(
-      '/metrics histograms, ms for *_seconds/*_s families (n = observations). Significance not testable: no per-request values. ! = known to be wrong in a run, ~ = cut short in a run (unknown; see Notes); ≤ = in the lowest bucket (only its bound is known), ≥ = beyond the highest bucket; no Δ between bounds; a row with no observation in either run is left out.',
+      '/metrics histograms, ms for *_seconds/*_s families (n = observations). Significance not testable: no per-request values. ! = known to be wrong in a run, ~ = cut short in a run (unknown; see Notes); ≤ = in the lowest bucket (only its bound is known), ≥ = beyond the highest bucket; no Δ between bounds; a row with no observation in either run is left out (one cut short is kept: unknown, not empty).',
     );
     const rows = report.histograms.flatMap(histogramRows);
     // The last column is words (why a row has no Δ): left-aligned, as wide as its longest.

@@ -14,6 +14,7 @@ import type { FindingCode, Severity } from '../analysis/types';
 import type { Percentile } from '../reportedPercentiles';
 import type { HistogramSummary } from '../metricsText/scrapeSummary';
 import type { QuantileBounds } from '../metricsText/quantileBounds';
+import type { ScrapeCutFamilies } from '../metricsText/scrapeCut';
 import type { OneRequestTarget, TailAttribution, TargetName } from '../explain/types';
 import type { LogSpan } from '../sessionName';
 import type { StageOutput } from '../analysis/roleFit';
@@ -65,7 +66,7 @@ export type UnknownReason =
   | 'noOutput'
   | 'notComputable'
   | 'oneOutput'
-  /** The stage is known only from an [OmniTiming] line: the run printed no stage table (INFO level). */
+  /** The stage is known only from an [OmniTiming] line: the run printed no stage table (INFO level, or a stats logger above DEBUG). */
   | 'noStageTable'
   | 'noTransferTable';
 export type UnknownCounts = Partial<Record<UnknownReason, number>>;
@@ -137,6 +138,14 @@ export interface RunData {
    * before the cut are the run. A log's break is among its findings.
    */
   readonly scrapeBreak?: string;
+  /**
+   * A scrape cut short: every family (canonical names) it read whole, those before the cut, and
+   * the one it broke off in. A series of any other family absent from it is unknown in this run
+   * (the cut may have taken it), not missing, and a finding read from such a family could not show
+   * in it (findingCheckability.ts). Absent: the scrape was read whole, or where it broke off is not
+   * known (a session's saved rows without their text).
+   */
+  readonly scrapeCut?: ScrapeCutFamilies;
   /**
    * What names its pipeline where its log names no served model: a saved session's deploy file
    * and source, as the editor names its stages (its folder's path says nothing of it); absent:
@@ -325,14 +334,20 @@ export interface HistogramComparison {
   readonly labels: Readonly<Record<string, string>>;
   /** `ms` for *_seconds / *_s families (converted), else the family's own unit (''). */
   readonly unit: 'ms' | '';
+  /** Which runs observed the series; `neither` only for a series cut short in a run, or absent from a scrape cut short before it (unknown, not empty, so kept). */
   readonly status: ComparisonStatus;
   readonly baseline: HistogramSide | null;
   readonly candidate: HistogramSide | null;
   /**
-   * A run whose series is known to be wrong (its side's `caveat`): no difference is taken on
-   * it, whatever the status. null: usable in both runs.
+   * A run whose series is known to be wrong or cut short (its side's `caveat`): no difference is
+   * taken on it, whatever the status. null: usable in both runs.
    */
   readonly notUsableIn: 'baseline' | 'candidate' | 'both' | null;
+  /**
+   * A run without the series whose scrape was cut short before it (the cut family, or one after
+   * the cut): its values are unknown there, not absent, so no difference is taken. Absent: none.
+   */
+  readonly unreadIn?: 'baseline' | 'candidate';
   /** Point estimates only: a histogram has no per-request samples, so significance is not testable. Empty unless compared and usable in both runs. */
   readonly quantiles: readonly QuantileComparison[];
 }
@@ -342,7 +357,8 @@ export interface HistogramComparison {
  *  disappeared  in the baseline, not in the candidate (e.g. ttft-not-recorded after the fix)
  *  persisted    in both
  *  notCheckableInCandidate / notCheckableInBaseline  in one run, and the other could not show
- *               it (no stats tables, no log, no scrape): neither gone nor new
+ *               it (no stats tables, no log, no scrape, a scrape cut short inside or before the
+ *               families it is read from): neither gone nor new
  */
 export type FindingChange =
   'appeared' | 'disappeared' | 'persisted' | 'notCheckableInCandidate' | 'notCheckableInBaseline';
@@ -404,6 +420,8 @@ export interface RunSummary {
   readonly boot?: number;
   /** Bytes of log read before its gzip data broke off: its numbers are of that part only (absent: read whole). */
   readonly partialLogBytes?: number;
+  /** Its log has a line at DEBUG (RunSamples.debugLines): a run of [OmniTiming] lines only did not run at INFO; absent otherwise. */
+  readonly debugLines?: true;
 }
 
 export interface ComparisonReport {

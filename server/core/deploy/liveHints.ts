@@ -15,6 +15,7 @@ import {
   ttftWaitedNote,
   type LiveStageNumbers,
   type StageLiveNumbers,
+  type TablesMissingNotice,
   type TailLead,
 } from './liveNumbers';
 import { PREFILL_DECODE_LABEL, PREFILL_DECODE_SHORT } from '../analysis/oneOutputStage';
@@ -36,7 +37,7 @@ export interface LiveHint {
  */
 function numbersLabel(
   measured: StageLiveNumbers,
-  missing: { readonly requests: number; readonly of: number; readonly all: boolean } | null,
+  missing: Omit<TablesMissingNotice, 'message'> | null,
   budget: number,
 ): string {
   const numbers = formatStageNumbers(measured, budget);

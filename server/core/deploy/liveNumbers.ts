@@ -83,15 +83,11 @@ export interface LiveStageNumbers {
   readonly sessionLabel: string;
   readonly stages: readonly StageLiveNumbers[];
   /**
-   * Set when the session's requests have only [OmniTiming] lines (the server ran at INFO,
-   * so it printed no stats tables): the full notice, for the tooltip. `all`: no request has them.
+   * Set when the session's requests have only [OmniTiming] lines (no stats tables: the server
+   * ran at INFO, or, with `debugLines`, its stats logger was above DEBUG or the tables were cut
+   * out): the full notice, for the tooltip. `all`: no request has them.
    */
-  readonly tablesMissing?: {
-    readonly requests: number;
-    readonly of: number;
-    readonly all: boolean;
-    readonly message: string;
-  } | null;
+  readonly tablesMissing?: TablesMissingNotice | null;
   /**
    * The stage whose part leads the p99 tail of the session's main target (the part with the
    * largest mean excess over its median, within each tail request): its hint says so.
@@ -104,6 +100,16 @@ export interface LiveStageNumbers {
    * Absent or null: it has numbers.
    */
   readonly noNumbers?: NoStageNumbers | null;
+}
+
+/** A session's missing-tables notice (TablesMissing of server/core/analysis). */
+export interface TablesMissingNotice {
+  readonly requests: number;
+  readonly of: number;
+  readonly all: boolean;
+  readonly message: string;
+  /** The log has a line at DEBUG: the server did not run at INFO. */
+  readonly debugLines?: true;
 }
 
 /** The hint shown instead of numbers: `label` within INLAY_LABEL_BUDGET, `detail` whole (its tooltip). */
@@ -129,27 +135,24 @@ export function formatTailLead(lead: TailLead): string {
 }
 
 /** The notice's short form, leading the first stage's hover: what is missing and the fix. */
-export function tablesMissingHint(missing: {
-  readonly requests: number;
-  readonly of: number;
-  readonly all: boolean;
-}): string {
-  const what = missing.all
-    ? 'no phase split: the server logs at INFO'
-    : `${missing.requests} of ${missing.of} requests without stats tables`;
-  return `${what} (fix: VLLM_LOGGING_LEVEL=DEBUG)`;
+export function tablesMissingHint(missing: Omit<TablesMissingNotice, 'message'>): string {
+  // A log with DEBUG lines: the server did not log at INFO; the stats logger's level is what to check.
+  const debug = missing.debugLines === true;
+  const what = !missing.all
+    ? `${missing.requests} of ${missing.of} requests without stats tables`
+    : debug
+      ? 'no phase split: no stats tables, though the log has DEBUG lines'
+      : 'no phase split: the server logs at INFO';
+  return `${what} (fix: ${debug ? 'vllm_omni.metrics.stats at DEBUG' : 'VLLM_LOGGING_LEVEL=DEBUG'})`;
 }
 
 /**
  * The notice's mark after the first stage's numbers, where the label has room: the numbers
  * come first (the editor cuts a label at INLAY_LABEL_BUDGET), the notice is in the hover.
  */
-export function tablesMissingMark(missing: {
-  readonly requests: number;
-  readonly of: number;
-  readonly all: boolean;
-}): string {
-  return missing.all ? 'no split: INFO log' : `${missing.requests}/${missing.of} no stats tables`;
+export function tablesMissingMark(missing: Omit<TablesMissingNotice, 'message'>): string {
+  if (!missing.all) return `${missing.requests}/${missing.of} no stats tables`;
+  return missing.debugLines === true ? 'no split: no tables' : 'no split: INFO log';
 }
 
 /** Below 10 ms, one decimal at most: `0.4 ms`; a negative that rounds to nothing reads `0 ms`. */
@@ -341,7 +344,9 @@ export interface CodecTtftStatus {
  */
 export function codecTtftStatus(numbers: LiveStageNumbers, codecs: readonly number[]): CodecTtftStatus | undefined {
   const same = (text: string): CodecTtftStatus => ({ label: text, detail: text });
-  if (numbers.tablesMissing?.all === true) return same('codec TTFT unknown: no stats tables (INFO)');
+  const missing = numbers.tablesMissing;
+  if (missing?.all === true)
+    return same(`codec TTFT unknown: no stats tables${missing.debugLines === true ? '' : ' (INFO)'}`);
   const candidates = numbers.stages.filter((stage) =>
     codecs.length > 0 ? codecs.includes(stage.stageId) : stage.ttftNotRecorded,
   );

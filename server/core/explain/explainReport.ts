@@ -52,6 +52,10 @@ export interface ExplainOptions {
   readonly stageRoles?: Readonly<Record<string, string>>;
   /** [Overall Summary] tables of a log without per-request stage tables: said where nothing can be explained. */
   readonly overallSummaryTables?: number;
+  /** The log has a line at DEBUG (AnalysisSnapshot.debugLines): what it lacks is not the level. */
+  readonly debugLines?: boolean;
+  /** analyze's words for a log without per-request stage statistics (noStageStatsAdvice), said before the rest. */
+  readonly noStageStats?: string | null;
 }
 
 export interface ExplainReport {
@@ -95,6 +99,13 @@ export interface ExplainReport {
   readonly findings: readonly Finding[];
   /** [Overall Summary] tables read where the log has no per-request stage table (run totals, nothing to explain); absent when none. */
   readonly overallSummaryTables?: number;
+  /** The log has a line at DEBUG: the server logged at DEBUG (what its missing tables lack is not the level); absent when not. */
+  readonly debugLines?: true;
+  /**
+   * Why the log has no per-request stage statistics and what prints them, in analyze's words
+   * (no stage and no [Overall Summary] table in a readable log of the current format); absent otherwise.
+   */
+  readonly noStageStats?: string;
 }
 
 /** Engine-line series as gauges of the over-time series (KV usage already in percent). */
@@ -174,6 +185,8 @@ export function explainReport(
     stageRoles: roles,
     findings,
     ...((options.overallSummaryTables ?? 0) > 0 ? { overallSummaryTables: options.overallSummaryTables } : {}),
+    ...(options.debugLines === true ? { debugLines: true as const } : {}),
+    ...(typeof options.noStageStats === 'string' ? { noStageStats: options.noStageStats } : {}),
   };
 }
 

@@ -3,7 +3,7 @@
 // target's tail; the cost per token; the findings that say which numbers not to trust; with
 // --deploy-config, what the config sets beside what each of its findings explains.
 import { countOf } from '../numberText';
-import { STATS_TABLES_FIX } from '../analysis/tablesMissing';
+import { STATS_LOGGER_FIX, STATS_TABLES_FIX } from '../analysis/tablesMissing';
 import { windowText } from './timeWindow';
 import type { Distribution } from '../analysis/types';
 import type { ExplainReport } from './explainReport';
@@ -396,6 +396,8 @@ export function explainTable(report: ExplainReport, options: ExplainTableOptions
   );
   // Before the numbers: what the input is not (a deploy config this server did not run).
   if (options.inputNote !== undefined) out.push(options.inputNote, '');
+  // No stats at all: what prints them, in analyze's words, before what the log holds instead.
+  if (report.noStageStats !== undefined) out.push(report.noStageStats, '');
   // Without the stats tables every stage's time is one unsplit part: said before any tail.
   const tablesMissing = report.findings.find((f) => f.code === 'stage-tables-missing');
   if (tablesMissing !== undefined) out.push(tablesMissing.message, '');
@@ -403,22 +405,35 @@ export function explainTable(report: ExplainReport, options: ExplainTableOptions
   const mixedBoots = report.findings.find((f) => f.code === 'boots-differ-in-pipeline');
   if (mixedBoots !== undefined) out.push(mixedBoots.message, '');
   if (report.tail.length === 0 && report.targets.length === 0) {
+    const said = new Set<ExplainReport['findings'][number]>([tablesMissing, mixedBoots].filter((f) => f !== undefined));
     const unreadable = unreadableInputFinding(report.findings);
-    if (unreadable !== undefined) out.push(unreadable.message, '');
-    // What the log holds instead of requests, and where it is read: said here, as no findings follow.
+    if (unreadable !== undefined) {
+      out.push(unreadable.message, '');
+      said.add(unreadable);
+    }
+    // What the log holds instead of requests, and where it is read: said before the verdict.
     for (const f of report.findings)
-      if (f.code === 'legacy-stats-format' || f.code === 'engine-stats-only') out.push(f.message, '');
+      if (f.code === 'legacy-stats-format' || f.code === 'engine-stats-only') {
+        out.push(f.message, '');
+        said.add(f);
+      }
     const overall = report.overallSummaryTables ?? 0;
     if (overall > 0) {
       const one = overall === 1;
       out.push(
         `The log has ${countOf(overall, '[Overall Summary] table')} and no per-request stage table: ${one ? 'it prints' : 'they print'} run totals, ` +
           `not any request's times, so there is no tail to explain; \`stage-lens analyze\` shows ${one ? 'it' : 'them'} as printed. ` +
-          `For per-request times, ${STATS_TABLES_FIX}.`,
+          (report.debugLines === true
+            ? `This log has DEBUG lines, so the server logged at DEBUG: for per-request times, ${STATS_LOGGER_FIX}.`
+            : `For per-request times, ${STATS_TABLES_FIX}.`),
         '',
       );
     }
     out.push('No target to explain: no request printed an end-to-end time, a first output or a TTFT.');
+    // The findings not said above, after the verdict, as a table with targets says its own: every finding of the JSON is in the table.
+    for (const f of report.findings) if (!said.has(f) && f.code !== 'metric-not-reporting') out.push('', f.message);
+    const notReporting = notReportingLines(report.findings);
+    if (notReporting.length > 0) out.push('', ...notReporting);
     return out;
   }
   for (let i = 0; i < report.tail.length; i++) {
@@ -519,14 +534,19 @@ export function explainTable(report: ExplainReport, options: ExplainTableOptions
     out.push('');
   }
 
-  const notReporting = report.findings.filter((f) => f.code === 'metric-not-reporting');
-  if (notReporting.length > 0) {
-    out.push('Metrics not reporting');
-    for (const f of notReporting) {
-      out.push(`  ${f.message}`);
-      for (const c of f.knownCauses ?? []) out.push(`    known cause: ${c}`);
-    }
-    out.push('');
+  const notReporting = notReportingLines(report.findings);
+  if (notReporting.length > 0) out.push(...notReporting, '');
+  return out;
+}
+
+/** The metric-not-reporting findings under their heading, with their known causes; none without one. */
+function notReportingLines(findings: ExplainReport['findings']): string[] {
+  const notReporting = findings.filter((f) => f.code === 'metric-not-reporting');
+  if (notReporting.length === 0) return [];
+  const out = ['Metrics not reporting'];
+  for (const f of notReporting) {
+    out.push(`  ${f.message}`);
+    for (const c of f.knownCauses ?? []) out.push(`    known cause: ${c}`);
   }
   return out;
 }

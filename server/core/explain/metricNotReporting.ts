@@ -15,7 +15,7 @@ import type { EngineSeries } from '../analysis/engineSeries';
 import type { Finding } from '../analysis/types';
 import { labelsKey, stageIdOf } from '../metricsText/labels';
 import { findOneOutputStages, type OneOutputStage } from '../metricsText/oneOutputSignature';
-import { findFamily } from '../metricsText/metricNames';
+import { canonicalMetricName, findFamily } from '../metricsText/metricNames';
 import { cutFamilyOf, WHOLE_INPUT, type ScrapeEnd } from '../metricsText/scrapeCut';
 import type { HistogramFamily, Labels, MetricFamily, ParsedExposition, ScalarFamily } from '../metricsText/model';
 import { groupedNumber } from '../numberText';
@@ -85,6 +85,9 @@ function total(family: MetricFamily | undefined, skip: ReadonlySet<string> = new
 }
 
 const ITL_FAMILY = 'vllm:inter_token_latency_seconds';
+const TTFT_FAMILY = 'vllm:time_to_first_token_seconds';
+const KV_USAGE_FAMILY = 'vllm:kv_cache_usage_perc';
+const RUNNING_FAMILY = 'vllm:num_requests_running';
 
 /** Series of a one-output stage: one output per request, so no inter-token latency to record (oneOutputSignature.ts). */
 function oneOutputKeys(stages: readonly OneOutputStage[]): Set<string> {
@@ -92,6 +95,22 @@ function oneOutputKeys(stages: readonly OneOutputStage[]): Set<string> {
 }
 
 const stageText = (labels: Labels): string => `stage ${labels['stage'] ?? '?'} replica ${labels['replica'] ?? '?'}`;
+
+/**
+ * The families a metric-not-reporting finding of a scrape is read from, each as the names any one
+ * of which serves: KV-cache usage with the running requests; a stage's TTFT with its inter-token
+ * latency; any other family with a family counting finished requests.
+ */
+export function notReportingReads(f: {
+  readonly stageId: number | null;
+  readonly family?: string;
+}): readonly (readonly string[])[] {
+  if (f.family === undefined) return [];
+  const family = canonicalMetricName(f.family);
+  if (family === KV_USAGE_FAMILY) return [[KV_USAGE_FAMILY], [RUNNING_FAMILY]];
+  if (family === TTFT_FAMILY && f.stageId !== null) return [[TTFT_FAMILY], [ITL_FAMILY]];
+  return [[family], FINISHED_FAMILIES];
+}
 
 /** KV-cache usage against running requests per (stage, replica), over one or more scrapes. */
 export class KvUsageTracker {
@@ -117,8 +136,8 @@ export class KvUsageTracker {
 
   /** `end`: how the scrape's input ended; a family it was cut in is not read (its last value may be cut too). */
   noteExposition(exposition: ParsedExposition, end: ScrapeEnd = WHOLE_INPUT): void {
-    const kv = familyOf(exposition, 'vllm:kv_cache_usage_perc');
-    const running = familyOf(exposition, 'vllm:num_requests_running');
+    const kv = familyOf(exposition, KV_USAGE_FAMILY);
+    const running = familyOf(exposition, RUNNING_FAMILY);
     if (kv === undefined || running === undefined) return;
     const cut = cutFamilyOf(exposition, end);
     if (cut === kv || cut === running) return;
@@ -184,15 +203,9 @@ export function metricNotReportingInScrape(
     }
   }
   // A stage's TTFT without samples while its ITL has some (unless the whole family is silent, reported above).
-  const ttft = familyOf(exposition, 'vllm:time_to_first_token_seconds');
-  const itl = familyOf(exposition, 'vllm:inter_token_latency_seconds');
-  if (
-    ttft !== undefined &&
-    itl !== undefined &&
-    ttft !== cut &&
-    itl !== cut &&
-    !silentFamilies.has('vllm:time_to_first_token_seconds')
-  ) {
+  const ttft = familyOf(exposition, TTFT_FAMILY);
+  const itl = familyOf(exposition, ITL_FAMILY);
+  if (ttft !== undefined && itl !== undefined && ttft !== cut && itl !== cut && !silentFamilies.has(TTFT_FAMILY)) {
     const itlBy = new Map(
       amounts(itl).map((a) => [`${a.labels['stage'] ?? ''}/${a.labels['replica'] ?? ''}`, a.amount]),
     );
@@ -212,7 +225,7 @@ export function metricNotReportingInScrape(
   }
   const tracker = kv ?? new KvUsageTracker();
   if (kv === null) tracker.noteExposition(exposition, end);
-  out.push(...tracker.findings('vllm:kv_cache_usage_perc', kv === null ? 'scrape' : 'scrapes'));
+  out.push(...tracker.findings(KV_USAGE_FAMILY, kv === null ? 'scrape' : 'scrapes'));
   return out;
 }
 
@@ -259,7 +272,7 @@ export function scrapeChecksDone(exposition: ParsedExposition, end: ScrapeEnd = 
       );
     out.push(...unjudged);
   }
-  const ttft = familyOf(exposition, 'vllm:time_to_first_token_seconds');
+  const ttft = familyOf(exposition, TTFT_FAMILY);
   const itl = familyOf(exposition, ITL_FAMILY);
   if (ttft !== undefined && itl !== undefined)
     out.push(
@@ -267,8 +280,8 @@ export function scrapeChecksDone(exposition: ParsedExposition, end: ScrapeEnd = 
         ? `Not checked: whether a stage's TTFT histogram is empty while its inter-token latency has samples, ${cutText(cut.name)}.`
         : "Checked: no stage's TTFT histogram is empty while its inter-token latency has samples.",
     );
-  const kv = familyOf(exposition, 'vllm:kv_cache_usage_perc');
-  const running = familyOf(exposition, 'vllm:num_requests_running');
+  const kv = familyOf(exposition, KV_USAGE_FAMILY);
+  const running = familyOf(exposition, RUNNING_FAMILY);
   if (kv !== undefined && running !== undefined)
     out.push(
       cut === kv || cut === running

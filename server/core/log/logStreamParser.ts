@@ -154,6 +154,7 @@ export class LogStreamParser {
       records: this.reader.records,
       problems: this.reader.problems,
       debugLines: this.reader.debugLines,
+      ...(this.reader.firstLogTime === null ? {} : { firstLogTime: this.reader.firstLogTime }),
     };
     this.reader.records = [];
     this.reader.problems = [];
@@ -170,5 +171,6 @@ export function parseLogText(text: string, options?: LogStreamParserOptions): Pa
     records: [...first.records, ...last.records],
     problems: [...first.problems, ...last.problems],
     debugLines: last.debugLines === true,
+    ...(last.firstLogTime === undefined ? {} : { firstLogTime: last.firstLogTime }),
   };
 }

@@ -71,6 +71,8 @@ export class RecordReader implements LineSink, RecordSink {
   problems: ParseProblem[] = [];
   /** A line at DEBUG was read (ParseOutput.debugLines). */
   debugLines = false;
+  /** The log time of the first prefixed line (ParseOutput.firstLogTime); null until one is read. */
+  firstLogTime: string | null = null;
   private readonly ctx: ParseContext;
   /** Open records by process key (BARE_SLOT for lines without a prefix). */
   private readonly open = new OpenRecords(MAX_OPEN_RECORDS);
@@ -404,6 +406,7 @@ export class RecordReader implements LineSink, RecordSink {
     }
     // Checked only for a header not among the recent ones: every prefixed line's header was new once.
     if (p.level === 'DEBUG') this.debugLines = true;
+    if (this.firstLogTime === null) this.firstLogTime = ownCopy(p.timestamp);
     const names = this.ctx.names;
     const last = recent[this.nextHeader === 0 ? recent.length - 1 : this.nextHeader - 1];
     // Reuse the strings of the last header where they are equal (no hashing, no copy).

@@ -69,6 +69,12 @@ const REQUEST_TPOT = REQUEST_TPOT_FAMILY;
 /** The families whose series on an affected stage the codec TTFT bug makes unusable (a scrape, a Prometheus query, a comparison). */
 export const CODEC_TTFT_FAMILIES: ReadonlySet<string> = new Set([TTFT, ...ITL, PREFILL, DECODE, REQUEST_TPOT]);
 
+/**
+ * The families the signature is read from, each as the names any one of which serves: a stage's
+ * TTFT and its inter-token latency (the clues only corroborate).
+ */
+export const CODEC_TTFT_SIGNATURE_READS: readonly (readonly string[])[] = [[TTFT], ITL];
+
 /** Observations above the highest finite bound, or 0 when the buckets cannot say. */
 function beyondFiniteBuckets(series: HistogramSeries): { count: number; bound: number } {
   const finite = series.buckets.filter((bucket) => Number.isFinite(bucket.le));

@@ -5,6 +5,7 @@
 // wherever its text ends.
 import type { Finding } from '../analysis/types';
 import { SERIES_BEFORE_BREAK_READ } from '../gzipInput';
+import { canonicalMetricName } from './metricNames';
 import type { MetricFamily, ParsedExposition } from './model';
 
 /** How the scrape's input ended, besides its text: whether its gzip data broke off. */
@@ -24,6 +25,42 @@ export function cutFamilyOf(parsed: ParsedExposition, end: ScrapeEnd = WHOLE_INP
   if (parsed.unterminatedLine === null && !end.gzipBroke) return null;
   if (parsed.valuesAtEnd === null) return null;
   return parsed.families.find((f) => f.name === parsed.valuesAtEnd) ?? null;
+}
+
+/**
+ * The families (canonical names, in text order) a scrape cut short read whole: those before the
+ * family the cut may have reached. Any other family is unknown in it: the cut one, or one after
+ * the cut, absent from the text whether or not the server exposed it. null: the scrape is whole.
+ */
+export function familiesReadWhole(parsed: ParsedExposition, end: ScrapeEnd = WHOLE_INPUT): string[] | null {
+  if (parsed.unterminatedLine === null && !end.gzipBroke) return null;
+  const cut = cutFamilyOf(parsed, end);
+  return parsed.families.filter((f) => f !== cut).map((f) => f.canonicalName);
+}
+
+/** Where a scrape cut short broke off, by family: what a finding read from its families needs. */
+export interface ScrapeCutFamilies {
+  /** The families (canonical names, in text order) it read whole: those before the one the cut may have reached. */
+  readonly readWhole: readonly string[];
+  /** The family (canonical name) the cut may have reached; null: cut between families. */
+  readonly cutInside: string | null;
+}
+
+/** The families a scrape cut short read whole and the one it broke off in; null: the scrape is whole. */
+export function scrapeCutFamilies(parsed: ParsedExposition, end: ScrapeEnd = WHOLE_INPUT): ScrapeCutFamilies | null {
+  const readWhole = familiesReadWhole(parsed, end);
+  if (readWhole === null) return null;
+  return { readWhole, cutInside: cutFamilyOf(parsed, end)?.canonicalName ?? null };
+}
+
+/**
+ * Whether a family (any spelling: a counter named with or without `_total`, an older build's
+ * `vllm:omni_` prefix) is among `names`, canonical family names as the scrape declared them.
+ */
+export function familyAmong(names: readonly string[], family: string): boolean {
+  const name = canonicalMetricName(family);
+  const base = name.endsWith('_total') ? name.slice(0, -'_total'.length) : name;
+  return names.includes(base) || names.includes(`${base}_total`);
 }
 
 /**

@@ -222,6 +222,8 @@ export interface WindowJson {
   readonly requestsOutside: number;
   /** Requests whose lines carry no log time: no window holds them. */
   readonly requestsWithoutTime: number;
+  /** Whether the window was placed on the log's clock: false when the log prints no time (`from` and `to` are then null). */
+  readonly placed: boolean;
 }
 
 function fieldsJson(fields: FieldMap): Record<string, CellJson> {

@@ -177,7 +177,12 @@ export function tableReport(snapshot: AnalysisSnapshot, options: TableReportOpti
   const overall = snapshot.overallSummaries;
   if (snapshot.stages.length === 0 && overall !== null) {
     // [Overall Summary] tables only: what they print, and what is missing.
-    pushAll(out, ['', ...wrap(overallSummaryOnlyMessage(overall)), '', ...overallSummaryLines(overall)]);
+    pushAll(out, [
+      '',
+      ...wrap(overallSummaryOnlyMessage(overall, snapshot.debugLines)),
+      '',
+      ...overallSummaryLines(overall),
+    ]);
   } else if (legacyFinding !== undefined && count > 0 && snapshot.legacyRequests >= count) {
     // Every request is a legacy dict's: what is shown and what is not, before the numbers. The
     // orchestrator's JSON records name no stage: their end-to-end times and edges are still shown.

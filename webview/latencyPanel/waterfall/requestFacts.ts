@@ -4,7 +4,7 @@ import type { AnalyzedRequest, SplitName } from '../../../server/protocol';
 import { h } from '../../shared/dom';
 import { SPLIT_NAMES, FIELD_FIRST_OUTPUT, FIELD_GEN_TIME, SPLIT_LABEL, stageLabel } from '../../shared/labels';
 import type { ValueView } from '../../shared/valueState';
-import { fieldValueView, NO_TABLE_VIEW, omniTimingStageView, splitValueView } from '../../shared/valueState';
+import { fieldValueView, noTableView, omniTimingStageView, splitValueView } from '../../shared/valueState';
 import { prefillCoversDecode } from '../../../server/shared';
 import { ttftWaitedView } from '../../shared/ttftWaited';
 
@@ -17,7 +17,8 @@ export class RequestFacts {
     attrs: { 'aria-label': 'Phase values of this request' },
   });
 
-  show(request: AnalyzedRequest | null, stageNames: Readonly<Record<string, string>>): void {
+  /** `debugLines`: the session's log has DEBUG lines (SummaryResult.debugLines): a missing table's fix is not the level. */
+  show(request: AnalyzedRequest | null, stageNames: Readonly<Record<string, string>>, debugLines = false): void {
     this.el.hidden = request === null;
     if (request === null) {
       this.el.replaceChildren();
@@ -43,11 +44,11 @@ export class RequestFacts {
             fieldValueView(stage, FIELD_FIRST_OUTPUT, 'ms'),
           ]
         : [
-            // [OmniTiming] only (INFO level): no table was printed, so nothing of it is "hidden";
-            // the stage's time is [OmniTiming]'s, in its 10 ms steps.
-            ...SPLITS.map(() => NO_TABLE_VIEW),
-            omniTimingStageView(stage),
-            NO_TABLE_VIEW,
+            // [OmniTiming] only (INFO level, or a stats logger above DEBUG): no table was printed, so
+            // nothing of it is "hidden"; the stage's time is [OmniTiming]'s, in its 10 ms steps.
+            ...SPLITS.map(() => noTableView(debugLines)),
+            omniTimingStageView(stage, debugLines),
+            noTableView(debugLines),
           ];
       const names = [...SPLITS, `field:${FIELD_GEN_TIME}`, `field:${FIELD_FIRST_OUTPUT}`];
       return h(

@@ -65,6 +65,7 @@ export class WaterfallView {
   private detail: RequestDetail | null = null;
   private layout: WaterfallLayout | null = null;
   private stageNames: Readonly<Record<string, string>> = {};
+  private debugLines = false;
   private width = 600;
   private loadingId: string | null = null;
 
@@ -97,6 +98,13 @@ export class WaterfallView {
   setStageNames(names: Readonly<Record<string, string>>): void {
     this.stageNames = names;
     this.draw();
+  }
+
+  /** The session's log has DEBUG lines (SummaryResult.debugLines): the facts' missing tables name the stats logger's fix. */
+  setDebugLines(debugLines: boolean): void {
+    if (debugLines === this.debugLines) return;
+    this.debugLines = debugLines;
+    this.render();
   }
 
   loading(requestId: string): void {
@@ -142,7 +150,7 @@ export class WaterfallView {
     this.empty.hidden = d !== null;
     this.wrap.hidden = d === null;
     this.legend.hidden = d === null;
-    this.facts.show(d?.request ?? null, this.stageNames);
+    this.facts.show(d?.request ?? null, this.stageNames, this.debugLines);
     this.transferFacts.show(d?.request ?? null, this.stageNames);
     const oneOutput = new Set(
       d === null ? [] : d.request.stages.filter((s) => prefillCoversDecode(d.request, s)).map((s) => s.stageKey),
