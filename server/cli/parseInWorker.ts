@@ -4,10 +4,11 @@
 // change by change"). The hand-over costs both threads some work (packing, unpacking), which the
 // table, CSV and trace do not win back: their writing is small, or comes after the read. Only a
 // regular file, not gzip, whose first bytes read as a log, of at least PARSE_WORKER_MIN_BYTES,
-// on a machine of two cores or more. STAGE_LENS_PARSE_WORKER=0 turns it off, =1 on for any such
-// file whatever its size and the format.
+// on a machine of two cores or more with a core free: its two threads want ~1.8 cores, and where
+// other work keeps the cores busy it is slower than one thread. STAGE_LENS_PARSE_WORKER=0 turns it
+// off, =1 on for any such file whatever its size, the format and the load.
 import { closeSync, existsSync, fstatSync, openSync, readSync, statSync } from 'node:fs';
-import { availableParallelism } from 'node:os';
+import { availableParallelism, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { EventEmitter } from 'node:events';
@@ -111,6 +112,24 @@ function parseWorkerSetting(env: NodeJS.ProcessEnv): 'forced' | 'off' | 'auto' {
   return value === '1' ? 'forced' : value === '0' ? 'off' : 'auto';
 }
 
+/** What the automatic choice reads of the machine and the run. */
+export interface ParseWorkerContext {
+  /** The report is written as the requests are read (the JSON's). */
+  readonly writesWhileRead: boolean;
+  readonly cores: number;
+  /** The 1-minute load average (os.loadavg). */
+  readonly load: number;
+  readonly bytes: number;
+}
+
+/**
+ * Whether, without STAGE_LENS_PARSE_WORKER, a file is parsed in a worker thread: a JSON report of
+ * a large file, on two cores or more of which one is free (the load leaves a core's worth idle).
+ */
+export function parseWorkerWorthIt(run: ParseWorkerContext): boolean {
+  return run.writesWhileRead && run.cores >= 2 && run.load <= run.cores - 1 && run.bytes >= PARSE_WORKER_MIN_BYTES;
+}
+
 /**
  * The file at `source` parsed in a worker thread, when that is worth it (above; `writesWhileRead`:
  * the report is written as the requests are read, the JSON's); null when it is to be read on this
@@ -123,7 +142,6 @@ export function workerParsedInput(
 ): WorkerParsedInput | null {
   const setting = parseWorkerSetting(process.env);
   if (setting === 'off') return null;
-  if (setting === 'auto' && (!writesWhileRead || availableParallelism() < 2)) return null;
   const workerFile = join(dir, WORKER_FILE);
   // Under a transpiler (tests) there is no worker bundle beside this file.
   if (!existsSync(workerFile)) return null;
@@ -136,7 +154,12 @@ export function workerParsedInput(
   } catch {
     return null;
   }
-  if (size === 0 || (setting === 'auto' && size < PARSE_WORKER_MIN_BYTES)) return null;
+  if (size === 0) return null;
+  if (
+    setting === 'auto' &&
+    !parseWorkerWorthIt({ writesWhileRead, cores: availableParallelism(), load: loadavg()[0] ?? 0, bytes: size })
+  )
+    return null;
   const fd = openSync(source, 'r');
   try {
     if (!fstatSync(fd).isFile()) {

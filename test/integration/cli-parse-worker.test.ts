@@ -86,9 +86,8 @@ test('a generated log above the worker size: table, JSON, CSV, trace, a window a
   const file = path.join(scratch, 'large.log');
   generateBenchLog(file, PARSE_WORKER_MIN_BYTES + (1 << 20), 5);
   assert.ok(fs.statSync(file).size >= PARSE_WORKER_MIN_BYTES);
-  // Used by size for the JSON unless turned off (on a machine of two cores or more); for the
-  // other formats only when turned on.
-  assert.equal(parsedInWorker(undefined, file), os.availableParallelism() >= 2);
+  // For the table only when turned on; the JSON's own choice hangs on the machine's load
+  // (parseWorkerWorthIt, test/unit/parse-worker-choice.test.ts).
   assert.equal(parsedInWorker('1', file), true);
   assert.equal(parsedInWorker('0', file), false);
   assert.equal(parsedInWorker(undefined, file, 'table'), false);

@@ -87,6 +87,7 @@ export class RecordPacker {
   add(output: ParseOutput): void {
     this.tag(OUTPUT);
     this.tag(output.debugLines === undefined ? DEBUG_ABSENT : output.debugLines ? DEBUG_TRUE : DEBUG_FALSE);
+    this.nullableString(output.firstLogTime ?? null);
     for (const record of output.records) this.record(record);
     if (output.problems.length > 0) {
       this.tag(PROBLEMS);

@@ -108,6 +108,7 @@ export class RecordUnpacker {
   private output(): ParseOutput {
     this.tag(); // OUTPUT
     const debug = this.tag();
+    const firstLogTime = this.nullableString();
     const records: LogRecord[] = [];
     let problems: ParseProblem[] = [];
     for (let tag = this.tag(); tag !== OUTPUT_END; tag = this.tag()) {
@@ -140,7 +141,13 @@ export class RecordUnpacker {
           throw new Error(`packed parse output: unknown tag ${tag}`);
       }
     }
-    return debug === DEBUG_ABSENT ? { records, problems } : { records, problems, debugLines: debug === DEBUG_TRUE };
+    // As the parser builds it: debugLines, then firstLogTime once a prefixed line was read.
+    return {
+      records,
+      problems,
+      ...(debug === DEBUG_ABSENT ? {} : { debugLines: debug === DEBUG_TRUE }),
+      ...(firstLogTime === null ? {} : { firstLogTime }),
+    };
   }
 
   private header(): LogHeader | null {
