@@ -367,7 +367,20 @@ export async function runColdBench(options: ColdBenchOptions = {}): Promise<Cold
     if (baseline !== undefined) await runOnce([process.execPath, baseline, 'analyze', small], null, baseEnv);
     const commands = (logPath: string): Command[] => [
       { name: 'table', argv: [process.execPath, CLI, 'analyze', logPath], output: true },
-      { name: 'json', argv: [process.execPath, CLI, 'analyze', logPath, '--format', 'json'], output: true },
+      // The JSON on one thread, and with the parse worker (used by itself only on a machine with a
+      // core free, which the bench's own processes leave no more: server/cli/parseInWorker.ts).
+      {
+        name: 'json',
+        argv: [process.execPath, CLI, 'analyze', logPath, '--format', 'json'],
+        output: true,
+        env: { STAGE_LENS_PARSE_WORKER: '0' },
+      },
+      {
+        name: 'json-worker',
+        argv: [process.execPath, CLI, 'analyze', logPath, '--format', 'json'],
+        output: true,
+        env: { STAGE_LENS_PARSE_WORKER: '1' },
+      },
       { name: 'csv', argv: [process.execPath, CLI, 'analyze', logPath, '--format', 'csv'], output: true },
       { name: 'trace', argv: [process.execPath, CLI, 'analyze', logPath, '--format', 'trace'], output: true },
       { name: 'bytes', argv: [process.execPath, BYTE_READER, logPath], output: true },
