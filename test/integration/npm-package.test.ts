@@ -88,6 +88,7 @@ describe('npm package (npm pack, npm i -g)', () => {
       'dist/cli-demo.js',
       'dist/cli-deploy-evidence.js',
       'dist/cli-explain.js',
+      'dist/cli-parse-worker.js',
       'dist/cli-simulate.js',
       'dist/cli.js',
       'dist/extension.js',
@@ -118,6 +119,14 @@ describe('npm package (npm pack, npm i -g)', () => {
     const report = JSON.parse(analyze.stdout) as { schema: number; requests: unknown[] };
     assert.equal(report.schema, 1);
     assert.ok(report.requests.length > 0);
+    // The parse worker's bundle is shipped beside the others: the same JSON with the worker forced on.
+    const inWorker = spawnSync(
+      bin,
+      ['analyze', path.join(repo, 'samples', 'qwen3-tts-first-audio-cold-start.log'), '--format', 'json'],
+      { encoding: 'utf8', env: { ...process.env, STAGE_LENS_PARSE_WORKER: '1' } },
+    );
+    assert.equal(inWorker.status, 0, inWorker.stderr);
+    assert.equal(inWorker.stdout, analyze.stdout);
     // --deploy-config requires its own bundle (the YAML library), shipped beside the others.
     const withConfig = spawnSync(
       bin,
