@@ -10,6 +10,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { buildBundles } from './support/buildBundles';
+import { assertReadProgressShown } from './support/progressScreen';
 import { generateBenchLog } from '../../scripts/bench/generateLog';
 import { PARSE_WORKER_MIN_BYTES } from '../../server/cli/parseInWorker';
 
@@ -154,16 +155,7 @@ test(
     // Parsed in the worker (a profile of its thread beside the main thread's).
     const threads = fs.readdirSync(profiles).map((name) => fs.readFileSync(path.join(profiles, name), 'utf8'));
     assert.ok(threads.length > 1 && threads.some((profile) => profile.includes('cli-parse-worker.js')));
-    const screen = run.stdout;
-    const lines = [...screen.matchAll(/\r\x1b\[Kstage-lens: reading (\S+): ([\d.]+) of ([\d.]+) MB \((\d+)%\)/g)];
-    assert.ok(lines.length >= 1, `no progress line on the terminal: ${JSON.stringify(screen.slice(0, 300))}`);
-    const size = (fs.statSync(log).size / 1048576).toFixed(1);
-    for (const m of lines) {
-      assert.equal(m[1], log);
-      assert.equal(m[3], size);
-      assert.ok(Number(m[2]) <= Number(size));
-    }
-    assert.ok(screen.endsWith('\r\x1b[K'), `ends with ${JSON.stringify(screen.slice(-40))}`);
+    assertReadProgressShown(run.stdout, log);
     const report = JSON.parse(fs.readFileSync(out, 'utf8')) as { requests: unknown[] };
     assert.equal(report.requests.length, 25 * 40);
   },

@@ -21,6 +21,7 @@ import { writeRequestJson } from '../../server/core/report/requestJsonBytes';
 import { AnalysisJsonWriter } from '../../server/core/report/jsonStream';
 import { CsvWriter } from '../../server/core/report/csvReport';
 import { csvRows } from './support/csvRows';
+import { HOSTILE_REQUEST_ID, hostileNamesLog } from './support/hostileNamesLog';
 import { TABLE_SUMMARY_FIELDS, tableReport } from '../../server/core/report/tableReport';
 import type { LogRecord, StageColumn } from '../../server/core/records';
 import { measured, NOT_MEASURED, type FieldMap } from '../../server/core/values';
@@ -192,38 +193,20 @@ test('streamed JSON and CSV equal the whole-document writers: a generated log (b
 });
 
 test('streamed JSON equals the whole-document writer for hostile names: quotes, escapes, non-ASCII, integer-like and __proto__', () => {
-  const lines = readFileSync(path.join(FIXTURES, 'qwen3-omni-three-stage-transfers.log'), 'utf8')
-    .split('\n')
-    .slice(15, 67);
-  const id = 'chat"q\\\u00e9\u{1f600}\u2028';
-  const hostileRows = ['__proto__', '10', '2', 'toJSON', '"quoted"', 'na\u00efve\u{1f600}', 'tab\there'].map(
-    (name) =>
-      `(APIServer pid=12672) DEBUG 10-22 09:30:53 [vllm_omni/metrics/stats.py:1044] | ${name} | 1.5 | 2 | None |`,
-  );
-  const text = lines
-    .flatMap((line) => (line.includes('| vllm_ttft_ms') ? [line, ...hostileRows] : [line]))
-    .map((line) =>
-      line
-        .replaceAll('chatcmpl-3c88c0cf9be8c9bf', id)
-        .replace(
-          'transfers=[0->1=78.70ms,1->2=18.79ms]',
-          'transfers=[0->1=78.70ms,1->2=18.79ms] 5=five __proto__=p "k"=\u00e9',
-        ),
-    )
-    .join('\n');
-  sameAsWhole('hostile names', Buffer.from(text + '\n'));
+  const text = hostileNamesLog();
+  sameAsWhole('hostile names', Buffer.from(text));
   // The names reached the JSON (a test of the writer, not of a log the parser dropped).
-  const got = streamed(Buffer.from(text + '\n'), false, 1 << 20).json;
+  const got = streamed(Buffer.from(text), false, 1 << 20).json;
   const request = (JSON.parse(got) as { requests: { requestId: string; stages: Record<string, { fields: object }> }[] })
     .requests[0];
-  assert.equal(request?.requestId, id);
+  assert.equal(request?.requestId, HOSTILE_REQUEST_ID);
   assert.deepEqual(
     Object.keys(request?.stages['0']?.fields ?? {}).filter((k) => !k.includes('_')),
     ['2', '10', 'toJSON', '"quoted"', 'na\u00efve\u{1f600}', 'tab\there'],
   );
   // The parser keeps no `__proto__` name; a request made otherwise (a field map with one of its
   // own) is written as requestJson's object holds it, without that name.
-  const [parsed] = analyse(Buffer.from(text + '\n'), {}).snapshot().requests;
+  const [parsed] = analyse(Buffer.from(text), {}).snapshot().requests;
   assert.ok(parsed !== undefined);
   const withProto = (fields: FieldMap): FieldMap =>
     Object.defineProperty({ ...fields }, '__proto__', { value: measured(1), enumerable: true, writable: true });
