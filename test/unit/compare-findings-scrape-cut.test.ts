@@ -2,7 +2,9 @@
 // signature, read from a stage's TTFT and inter-token latency; a family stuck at 0, read from that
 // family) is not checkable in a run whose scrape did not read those families whole (it broke off
 // inside one, or before it), never disappeared or appeared; one the cut scrape read whole, and a
-// scrape read whole that lacks the finding, still says the finding went.
+// scrape read whole that lacks the finding, still says the finding went. A check read series by
+// series is judged per stage in the family the cut is in: a stage read whole before the cut is
+// compared. The inter-token latency counts under the name the signature reads.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
