@@ -51,6 +51,7 @@ function summary(run: RunData): RunSummary {
     ...(run.bootCounts === undefined ? {} : { boot: run.bootCounts.boot }),
     ...(run.partialLogBytes === undefined ? {} : { partialLogBytes: run.partialLogBytes }),
     ...(run.samples?.debugLines === true ? { debugLines: true as const } : {}),
+    ...(run.scrapeCut === undefined ? {} : { scrapeCut: run.scrapeCut }),
   };
 }
 
