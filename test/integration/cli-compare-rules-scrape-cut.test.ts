@@ -4,7 +4,8 @@
 // --fail-unevaluated) and says to take the scrape again, whichever run was cut; the table, the
 // Markdown and the JSON say "cut short" for its row and its rule alike. A scrape cut short before a
 // family (inside TTFT, before the decode time) has not read its series: unknown there, not lost,
-// said alike; a family absent from a scrape read whole fails as not measured.
+// said alike, and absent from both scrapes, each cut short before it, says to take both again; a
+// family absent from a scrape read whole fails as not measured.
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';

@@ -4,7 +4,8 @@
 // rule reading it is not evaluated (and says to take the scrape again), in whichever run the cut
 // is; a series known to be wrong in the candidate still fails as not measured. A series absent from
 // a scrape cut short before it (in its family or an earlier one) is unknown there too, its rule not
-// evaluated alike; one absent from a scrape read whole fails as not measured.
+// evaluated alike (absent from both scrapes, each cut short before it, too: take both again, and its
+// stage is no usage error); one absent from a scrape read whole fails as not measured.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
