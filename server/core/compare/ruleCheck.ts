@@ -471,8 +471,9 @@ function stagesOfRuns(report: ComparisonReport): string[] {
  * Rules naming a stage neither run has, each said with the stages the runs have: a usage
  * error (exit 2), as `explain --target` of a stage the log lacks is. A misspelt stage must
  * not pass a gate as "not evaluated"; a stage absent from every scrape the rule reads, each cut
- * short before its series, may be in the part not read: not evaluated, said so (checkRule). Then rules on a stage of runs that are two pipelines
- * (rulePipelines.ts), and rules on the prefill or decode of a one-output stage (oneOutputRefusal).
+ * short before its series, may be in the part not read: not evaluated, said so (checkRule). Then
+ * rules on a stage of runs that are two pipelines (rulePipelines.ts), and rules on the prefill or
+ * decode of a one-output stage (oneOutputRefusal).
  */
 export function ruleScopeErrors(rules: readonly Rule[], report: ComparisonReport): string[] {
   const stages = stagesOfRuns(report);
