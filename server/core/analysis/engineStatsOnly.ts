@@ -9,6 +9,7 @@
 // or they have reported running requests for as long as a live view waits before advising
 // on stats (NO_STATS_ADVICE_AFTER_S).
 import { countOf } from '../numberText';
+import { engineLineScopeText, inEngineLineScope, type EngineLineScope } from '../explain/metricNotReporting';
 import type { EngineSeries } from './engineSeries';
 import type { Finding } from './types';
 
@@ -17,16 +18,28 @@ export const NO_STATS_ADVICE_AFTER_S = 60;
 /** vLLM's default stats interval (`--log-stats`, VLLM_LOG_STATS_INTERVAL): Engine lines without a timestamp count as this long apart. */
 const ENGINE_LINE_INTERVAL_S = 10;
 
-/** The finding for a log that gave no request but has engine lines; null otherwise. `live`: the log is still being written. */
+/**
+ * The finding for a log that gave no request but has engine lines; null otherwise. `live`: the log
+ * is still being written. `window`: the lines a window keeps (and its boot's, with one), counted
+ * and said as the window's; null when it keeps none.
+ */
 export function engineStatsOnlyFinding(
   series: readonly EngineSeries[],
   requests: number,
   live = false,
+  window: EngineLineScope | null = null,
 ): Finding | null {
   if (requests > 0 || series.length === 0) return null;
   if (live && !requestsOutranTheirTables(series)) return null;
   let lines = 0;
-  for (const s of series) lines += s.lines;
+  let engines = 0;
+  for (const s of series) {
+    const n = window === null ? s.lines : linesInScope(s, window);
+    lines += n;
+    if (n > 0) engines += 1;
+  }
+  if (lines === 0) return null;
+  const where = window === null ? '' : engineLineScopeText(window);
   return {
     code: 'engine-stats-only',
     severity: 'info',
@@ -34,10 +47,17 @@ export function engineStatsOnlyFinding(
     requestIds: [],
     requestCount: 0,
     message:
-      `The log has ${countOf(lines, 'vLLM engine stats line')} (\`Engine NNN:\`, ${countOf(series.length, 'engine')}) and no request: ` +
+      `The log has ${countOf(lines, 'vLLM engine stats line')}${where} (\`Engine NNN:\`, ${countOf(engines, 'engine')}) and no request: ` +
       "they say each engine's running and waiting requests, KV-cache usage and throughput at each stats interval, not any request's times, so they give no phase split. " +
       "`stage-lens explain --format json` reads them for load over time (each engine's running / waiting / KV-cache usage, overTime.gauges).",
   };
+}
+
+/** The lines of one engine that `scope` keeps (of those the series kept: every one up to its MAX_POINTS). */
+function linesInScope(s: EngineSeries, scope: EngineLineScope): number {
+  let n = 0;
+  for (let i = 0; i < s.times.length; i++) if (inEngineLineScope(s, i, scope)) n++;
+  return n;
 }
 
 /**
