@@ -1,6 +1,7 @@
 // A log whose only statistics are vLLM's periodic `Engine NNN:` lines (INFO, no --log-stats
 // tables, no [OmniTiming]): analyze reads them but has no request to split, and would otherwise
-// say nothing of them. This finding counts them and says where they are used.
+// say nothing of them. This finding counts them and says where they are used; under a window,
+// those in the window, said so, as the KV-cache finding counts them (metricNotReporting.ts).
 //
 // A log still being written (a launch, a tailed file, the simulator) has Engine lines long
 // before its first request's table: a request's table is printed when it finishes, and the
