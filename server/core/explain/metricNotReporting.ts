@@ -316,9 +316,14 @@ export interface EngineLineScope {
 }
 
 /** " of boot 2", " in the window", " of boot 2 in the window", " of the log", or '' for the whole log's lines. */
-function engineLineScopeText({ boot, window, logWide }: EngineLineScope): string {
+export function engineLineScopeText({ boot, window, logWide }: EngineLineScope): string {
   if (logWide === true) return ' of the log';
   return `${boot === undefined ? '' : ` of boot ${boot}`}${window === undefined ? '' : ' in the window'}`;
+}
+
+/** Whether line `i` of engine `e` is one `scope` keeps. */
+export function inEngineLineScope(e: EngineSeries, i: number, { boot, window }: EngineLineScope): boolean {
+  return (boot === undefined || e.boots[i] === boot) && (window === undefined || inClockWindow(window, e.times[i]));
 }
 
 /**
@@ -330,14 +335,12 @@ export function metricNotReportingInEngineLines(
   scope: EngineLineScope = {},
 ): Finding[] {
   const out: Finding[] = [];
-  const { boot, window } = scope;
   const ofScope = engineLineScopeText(scope);
   for (const e of series) {
     let loaded = 0;
     let zero = 0;
     for (let i = 0; i < e.running.length; i++) {
-      if (boot !== undefined && e.boots[i] !== boot) continue;
-      if (window !== undefined && !inClockWindow(window, e.times[i])) continue;
+      if (!inEngineLineScope(e, i, scope)) continue;
       if (!(e.running[i] > 0)) continue;
       loaded++;
       if (e.kvCacheUsagePerc[i] === 0) zero++;
