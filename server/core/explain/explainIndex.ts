@@ -209,7 +209,7 @@ export class ExplainIndex {
       if (span.alongsideUpstream !== null) put(ordinals.alongsideUpstream, span.alongsideUpstream ? 1 : 0);
       // Hidden rows stay unknown (zero or not measured), never 0 tokens.
       if (stage !== undefined) {
-        put(ordinals.tokensIn, numberOf(stage.fields, 'num_tokens_in'));
+        put(ordinals.tokensIn, tokensInOf(stage, firstStageId));
         put(ordinals.tokensOut, numberOf(stage.fields, 'num_tokens_out'));
         put(ordinals.preemptions, numberOf(stage.fields, 'vllm_num_preemptions'));
         put(ordinals.ttftWaitedUpstream, ttftUpstreamWaitMs(request, stage, firstStageId));
@@ -400,4 +400,14 @@ class RowValues {
   ordinals(): readonly number[] {
     return this.touched;
   }
+}
+
+/**
+ * A stage's num_tokens_in as a count of its input tokens, or undefined. vLLM-Omni counts the prompt
+ * tokens on the first stage only and prints 0 on every later one: that 0 is the field's default,
+ * not a count (a stage fed by another always has input), so it is no point of a cost per token.
+ */
+function tokensInOf(stage: AnalyzedRequest['stages'][number], firstStageId: number): number | undefined {
+  const v = numberOf(stage.fields, 'num_tokens_in');
+  return v === 0 && stage.stageId !== null && stage.stageId > firstStageId ? undefined : v;
 }
