@@ -149,4 +149,17 @@ test('a residual beyond ±5% of the excess after the parts apart says why; withi
     /; stage 1 ran alongside its upstream \(the tail's positions show it\), so part of this may be the same time counted twice/,
   );
   assert.doesNotMatch(kept, /none is known/);
+  // The tail's own residual (within each request) decides whether a positive one is time no part explains.
+  assert.match(
+    residualText(60, 1000, false, [], { residualMs: 55, requests: 2 }) ?? '',
+    /time of the tail that no part explains: final output/,
+  );
+  assert.equal(
+    residualText(60, 1000, false, [], { residualMs: 20, requests: 2 }),
+    "a positive residual: the parts' excesses add up to less than the target's; each is over its own median, taken over all requests, so they need not add up exactly: within the tail requests the parts leave only 20.0 ms of the target unexplained on average, so little of the residual is time of the tail that no part explains",
+  );
+  assert.match(
+    residualText(60, 1000, false, [], { residualMs: -15, requests: 1 }) ?? '',
+    /within the tail request the parts add up to 15\.0 ms more than the target, so no time/,
+  );
 });

@@ -21,6 +21,7 @@ import { stagePreemptionsText } from './preemptionsInTail';
 import { PREFILL_DECODE_LABEL } from '../analysis/oneOutputStage';
 import { durationText as ms, groupedNumber, signedDurationText as signed } from '../numberText';
 import { additiveTail, overlapText } from './overlapApart';
+import { tailOwnResidualMs } from './ownResidual';
 import { edgeLabel } from '../edgeLabel';
 import { outputsAudio, roleOfStage, stageLabel } from '../stageRoles';
 import { fewValuesTailText } from './fewValuesTail';
@@ -230,6 +231,7 @@ export function residualText(
   excessMs: number,
   anyApart: boolean,
   alongsideAdded: readonly string[] = [],
+  own: { readonly residualMs: number; readonly requests: number } | null = null,
 ): string | null {
   if (!(Math.abs(excessMs) > 0) || !(Math.abs(residualMs) > RESIDUAL_SHARE * Math.abs(excessMs))) return null;
   if (residualMs < 0) {
@@ -238,7 +240,27 @@ export function residualText(
       return `${head}; ${alongsideAdded.join(', ')} ran alongside ${alongsideAdded.length === 1 ? 'its' : 'their'} upstream (the tail's positions show it), so part of this may be the same time counted twice, but its parts are not the size of the overlap left (at least half of it, at most twice) and stay in the sum`;
     return `${head}, and ${anyApart ? 'beyond the parts set apart ' : ''}none is known to be the same time counted twice (no stage that the tail's positions show running alongside its upstream holds it)`;
   }
+  // Within the tail's own requests the parts may explain all their time: the residual is then the medians' not adding up.
+  if (own !== null && !(own.residualMs > RESIDUAL_SHARE * Math.abs(excessMs))) {
+    const within = `within the tail request${own.requests === 1 ? '' : 's'}`;
+    const onAverage = own.requests === 1 ? '' : ' on average';
+    const left =
+      own.residualMs < 0
+        ? `the parts add up to ${ms(-own.residualMs)} more than the target${onAverage}, so no time of the tail is left unexplained`
+        : `the parts leave only ${ms(own.residualMs)} of the target unexplained${onAverage}, so little of the residual is time of the tail that no part explains`;
+    return `a positive residual: the parts' excesses add up to less than the target's; each is over its own median, taken over all requests, so they need not add up exactly: ${within} ${left}`;
+  }
   return 'a positive residual: time of the tail that no part explains: final output and orchestration where the log does not measure them, gaps between stages, and parts not measured in some tail requests (their time is here)';
+}
+
+/** The tail's own residual (within each request) when every part is added up (none set apart), else null. */
+function ownResidualOf(
+  t: TailAttribution,
+  additive: ReturnType<typeof additiveTail>,
+): { residualMs: number; requests: number } | null {
+  if (additive.apart.length > 0) return null;
+  const residualMs = tailOwnResidualMs(t);
+  return residualMs === null ? null : { residualMs, requests: t.requestCount };
 }
 
 /** The stages shown running alongside their upstream that still hold added parts with an excess (none of them set apart as running alongside). */
@@ -325,6 +347,7 @@ function tailBlock(
     t.excessMs,
     apartNote !== null,
     alongsideAddedStages(t, additive).map((key) => stageLabel(key, roles)),
+    ownResidualOf(t, additive),
   );
   const waited =
     residualNote !== null && additive.residualMs > 0
