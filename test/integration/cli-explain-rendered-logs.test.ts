@@ -70,3 +70,26 @@ test("a positive residual that comes from the parts' medians alone is not called
     thinker.join('\n'),
   );
 });
+
+test('a codec scheduled only after its first audio (talker first audio, before the fix): its unsplit gen time counts nothing toward it', () => {
+  // speech-fbd4440a23242784cd92f847226a76f8: the codec's vllm_queued_ms 131.665 alone outlasts its first
+  // audio at 126.470 ms (the talker's frame passed through): its gen time after that lies wholly after.
+  const log = path.join(RENDERED, 'qwen3tts-talker-first-audio-before-fix.log');
+  const lines = block(explain([log]), /^Why time to first audio \(stage 1 · code2wav\) is slow at p95/);
+  assert.deepEqual(lines.slice(1, 7), [
+    '  part                                             excess   share    median',
+    '  stage 0 · talker prefill+decode (one output)   +28.7 ms     90%   83.7 ms',
+    '  stage 0 · talker queued                        +2.56 ms      8%   0.36 ms',
+    '  preprocess                                     +1.06 ms      3%   7.40 ms',
+    '  stage 1 · code2wav queued (overlap)            +31.3 ms   apart   86.7 ms',
+    '  residual                                       −0.28 ms     −1%',
+  ]);
+  assert.ok(!lines.some((l) => l.includes('"not measured"')), lines.join('\n'));
+  const report = JSON.parse(explain([log, '--format', 'json'])) as ExplainReport;
+  const tail = report.tail.find((t) => t.target === 'stage1.firstOutput' && t.quantile === 'p95');
+  assert.equal(tail?.notMeasured, undefined);
+  assert.equal(
+    tail?.parts.find((p) => p.key === '1/genOther'),
+    undefined,
+  );
+});

@@ -59,6 +59,12 @@ const geometryOf = (testId: string): string => `(() => {
 let harness: WebviewHarness;
 let result: CompareResult;
 let imported: CompareResult;
+/**
+ * A baseline whose codec printed no prefill or decode and made its first audio after it was scheduled,
+ * so its unsplit gen time is "not measured" under time to first audio: `simulate --talker-first-audio
+ * --model-runner v2 --async-chunk --stats-build before-fix --requests 12 --seed 3 --fixed-clock --debug-tables`.
+ */
+let unsplit: CompareResult;
 
 const liveRun = (title: string): CompareRunName => ({ name: title, imported: false, detail: 'stage-lens simulate' });
 /** A log imported as a session, titled as the registry titles it (its file and log span). */
@@ -78,6 +84,14 @@ before(async () => {
   );
   const report = compareRuns(baseline!, candidate!);
   result = { report, baselineRun: liveRun(BASELINE), candidateRun: liveRun(CANDIDATE) };
+  const simulated = await loadRun(path.join(REPO_ROOT, 'test/fixtures/sim/talker-first-audio-before-fix-seed3.log'), {
+    excludeCold: false,
+  });
+  unsplit = {
+    report: compareRuns(simulated!, candidate!),
+    baselineRun: liveRun(BASELINE),
+    candidateRun: liveRun(CANDIDATE),
+  };
   imported = {
     report,
     baselineRun: importedRun('qwen3tts-talker-first-audio-before-fix.log', '10-19 07:12:04', '10-19 07:12:12'),
@@ -278,7 +292,7 @@ const tailGeometry = `(() => {
 describe('compare panel tail table', () => {
   for (const width of [800, 1200]) {
     test(`at ${width} px the tail table fits the panel, labels wrap and each number stays on one line`, async () => {
-      const page = await harness.openCompare(result, { width, height: 900 });
+      const page = await harness.openCompare(unsplit, { width, height: 900 });
       try {
         await page.getByTestId('compare-tail').waitFor();
         await page.getByTestId('compare-tail').scrollIntoViewIfNeeded();
@@ -298,10 +312,10 @@ describe('compare panel tail table', () => {
         assert.deepEqual(g.notMeasured, ['not measured']);
         const notes = await page.getByTestId('compare-tail-notes').textContent();
         assert.match(notes ?? '', /baseline, stage 1 · code2wav gen time not split .*: not measured\. /);
-        // The codec queue that holds the baseline's wait for the talker: apart, with why (not split, so not all of it).
+        // The codec's input wait, the baseline's wait for the talker: apart, with why.
         assert.match(
           notes ?? '',
-          /baseline, apart: stage 1 · code2wav queued \(\+31\.3 ms\) holds the wait for its input .* cannot be told apart from it\./,
+          /baseline, apart: stage 1 · code2wav input wait \(\+20\.5 ms\) is the wait for its input from the stages upstream/,
         );
         // The candidate's codec, which ran alongside the talker: its parts apart, with why.
         assert.match(notes ?? '', /candidate, apart: stage 1 · code2wav ran alongside the stages upstream/);
@@ -311,6 +325,24 @@ describe('compare panel tail table', () => {
       }
     });
   }
+
+  test('a baseline codec scheduled only after its first audio: its queued apart with why, no "not measured" gen time', async () => {
+    // The upstream log before the fix: the codec's queued time outlasts its first audio (the talker's frame).
+    const page = await harness.openCompare(result, { width: 1200, height: 900 });
+    try {
+      await page.getByTestId('compare-tail').waitFor();
+      const g = (await page.evaluate(tailGeometry)) as TailGeometry;
+      assert.deepEqual(g.notMeasured, []);
+      const notes = (await page.getByTestId('compare-tail-notes').textContent()) ?? '';
+      assert.doesNotMatch(notes, /gen time not split/);
+      assert.match(
+        notes,
+        /baseline, apart: stage 1 · code2wav queued \(\+31\.3 ms\) holds the wait for its input .* cannot be told apart from it\./,
+      );
+    } finally {
+      await page.context().close();
+    }
+  });
 });
 
 describe('compare panel stage table', () => {

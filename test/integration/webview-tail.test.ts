@@ -26,6 +26,12 @@ type El = { dataset: Record<string, string | undefined>; style: { left: string }
 
 const LOG = path.join(REPO_ROOT, 'test/fixtures/upstream-rendered/qwen3tts-talker-first-audio-after-fix.log');
 const SHOTS = path.join(REPO_ROOT, 'test-output/webview');
+/**
+ * `simulate --talker-first-audio --model-runner v2 --async-chunk --stats-build before-fix --requests 12
+ * --seed 3 --fixed-clock --debug-tables`: the codec printed no prefill or decode, and its first audio came
+ * after it was scheduled, so where that lies in its unsplit gen time is not in the log.
+ */
+const BEFORE_FIX_SIM = 'test/fixtures/sim/talker-first-audio-before-fix-seed3.log';
 /** The 4.5 s request (e2e_total_ms 4,471.914; its talker prefill+decode took ~4 s). */
 const SLOW = 'speech-628f17161fc5a104a9aeb486cbfaa141';
 
@@ -860,15 +866,13 @@ describe('Over Time: each gauge line names its source; Each request: what its co
   });
 });
 
-describe("a gen time the log does not split, under its own stage's first output (the log before the fix)", () => {
+describe("a gen time the log does not split, under its own stage's first output (a simulated log before the fix)", () => {
   let before_: WebviewHarness;
   let view: WebviewPage;
   let side: WebviewPage;
 
   before(async () => {
-    const older = sessionOfLog(
-      path.join(REPO_ROOT, 'test/fixtures/upstream-rendered/qwen3tts-talker-first-audio-before-fix.log'),
-    );
+    const older = sessionOfLog(path.join(REPO_ROOT, BEFORE_FIX_SIM));
     before_ = await WebviewHarness.start(older);
     view = await before_.open('latencyPanel', { width: 1280, height: 900 });
     side = await before_.open('sidePanel', { width: 420, height: 900 }, new FakeHost(older, { pushTail: true }));
@@ -950,9 +954,7 @@ describe("a gen time the log does not split, under its own stage's first output 
 
   for (const width of [280, 450])
     test(`the side panel at ${width} px writes why under "Why p99 is slow", from the Tail tab's text, not in a hover`, async () => {
-      const older = sessionOfLog(
-        path.join(REPO_ROOT, 'test/fixtures/upstream-rendered/qwen3tts-talker-first-audio-before-fix.log'),
-      );
+      const older = sessionOfLog(path.join(REPO_ROOT, BEFORE_FIX_SIM));
       const narrow = await before_.open('sidePanel', { width, height: 1200 }, new FakeHost(older, { pushTail: true }));
       try {
         const page = narrow.page;
@@ -970,7 +972,7 @@ describe("a gen time the log does not split, under its own stage's first output 
         })()`)) as { note: string; notes: string[]; srOnlyWidths: number[] };
         assert.equal(
           drawn.note,
-          'stage 1 · code2wav gen time not split (no prefill/decode values): not measured¹ · residual −0.28 ms (−1%)',
+          'stage 1 · code2wav gen time not split (no prefill/decode values): not measured¹ · residual −0.61 ms (−1%)',
         );
         assert.deepEqual(drawn.notes, [`¹${REASON}`]);
         assert.equal(drawn.srOnlyWidths.length, 2);
@@ -1019,8 +1021,11 @@ describe("a gen time the log does not split, under its own stage's first output 
       .locator('.tail-bar-row')
       .evaluateAll((els) => els.map((e) => (e as unknown as El).dataset['kind']));
     assert.deepEqual(kinds.slice(-3), ['notMeasured', 'overlap', 'residual']);
+    // The measured parts' bars only: the +0 ms is the codec's ready queued, measured; the unsplit gen time has none.
     const bars = await page.locator('[data-testid="tail-bar"] .bar-excess').allTextContents();
-    assert.ok(!bars.includes('+0 ms'), JSON.stringify(bars));
+    assert.deepEqual(bars, ['+113 ms', '+4.13 ms', '+0.44 ms', '+0 ms', '−0.91 ms']);
+    const zero = page.locator('[data-testid="tail-bar"]', { hasText: '+0 ms' });
+    assert.equal(await zero.getAttribute('data-key'), '1/readyQueued');
     await page.getByTestId('tail-block').screenshot({ path: path.join(SHOTS, 'tail-not-measured.png') });
     await assertReasonShown(page);
 
@@ -1028,7 +1033,7 @@ describe("a gen time the log does not split, under its own stage's first output 
     const note = (await side.page.getByTestId('tail-note').textContent()) ?? '';
     assert.match(
       note,
-      /^stage 1 · code2wav gen time not split \(no prefill\/decode values\): not measured¹ \(see note 1 below\) · residual −0\.28 ms \(−1%\)$/,
+      /^stage 1 · code2wav gen time not split \(no prefill\/decode values\): not measured¹ \(see note 1 below\) · residual −0\.61 ms \(−1%\)$/,
     );
     // The codec's wait for the talker is shown apart: the residual is no longer −99%.
     assert.match(

@@ -1,7 +1,7 @@
 // Tail attribution of both runs side by side: each run's p99 tail within its own requests,
 // the sentence that says where the excess went, and the rows of the table, markdown and
 // JSON outputs. On the two upstream-rendered Qwen3-TTS logs (before and after the talker
-// first-audio fix) and on hand-made tails.
+// first-audio fix), a simulated log before the fix, and hand-made tails.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
@@ -58,9 +58,55 @@ test('before -> after the talker first-audio fix: the p99 excess of time to firs
   );
   assert.match(table, /^stage 0 · talker prefill\+decode \(one output\) +\+28\.7 ms \(90%\) +\+3\.90 s \(100%\)$/m);
   assert.match(table, /^ {2}candidate: 1 of 6 requests ≥ 3\.80 s, \+3\.90 s over the median 96\.7 ms$/m);
-  // The codec's rest of gen time: prefill and decode measured in the candidate, not in the baseline.
-  // Where stage 1's first output lies in its unsplit gen time is not in the baseline's log: its
-  // contribution is "not measured" with the reason, never +0 ms, in every output.
+  // The codec's rest of gen time: prefill and decode measured in the candidate, not in the baseline,
+  // where the codec was scheduled only after its first audio (its queued time outlasts it): none of
+  // its unsplit gen time counts, a known 0, so no baseline excess and no "not measured".
+  assert.match(table, /^stage 1 · code2wav rest of gen time +– +\+1\.99 s \(apart\)$/m);
+  assert.doesNotMatch(table, /gen time not split/);
+  assert.equal(
+    tail.baseline?.parts.find((p) => p.key === '1/genOther'),
+    undefined,
+  );
+  assert.equal(tail.baseline?.notMeasured, undefined);
+  assert.equal(tail.candidate?.notMeasured, undefined);
+  assert.ok(!/\+0 ms \(0%\)/.test(table.slice(table.indexOf('Tail, p99'))), table);
+  // A negative baseline (+1st output): Δ % keeps Δ's sign, as the header says.
+  assert.match(table, /Δ % = Δ \/ \|baseline\| \(its sign is Δ's where the baseline is negative, \+1st output\)/);
+  assert.match(table, /^1 · code2wav +\+1st output +6\/6 +p50 +-1,023 +-712\.1 +\+310\.8 +\+30\.4% /m);
+  // 6 requests a run: nothing is testable, said once above the rows that each read "not testable".
+  const tooFew =
+    'Too few requests to test any difference: each run needs at least 10 measured values of a metric, and the most here are 6 (baseline) and 6 (candidate). The differences below describe these requests; none is evidence of a change.';
+  assert.ok(table.includes(`\n${tooFew}\n`), table);
+  const md = [compareMarkdown(report, [])].flat().join('\n');
+  assert.match(md, /\| stage 1 · code2wav queued \| \+31\.3 ms \(apart\) \| \+162 ms \(apart\) \|/);
+  assert.match(md, /\| stage 1 · code2wav rest of gen time \| – \| \+1\.99 s \(apart\) \|/);
+  assert.ok(md.includes(`**Changed:** nothing could be tested. ${tooFew}`), md);
+  // JSON: the report itself (schema 1) carries it.
+  const json = JSON.parse(JSON.stringify(report)) as {
+    tail: { sentence: string; baseline: { parts: { key: string }[]; notMeasured?: unknown } };
+  };
+  assert.equal(json.tail.sentence, tail.sentence);
+  assert.ok(!json.tail.baseline.parts.some((p) => p.key === '1/genOther'));
+  assert.equal(json.tail.baseline.notMeasured, undefined);
+});
+
+test('a baseline whose codec made its first audio after it was scheduled, in a gen time the log does not split: "not measured" with the reason, never +0 ms, in every output', () => {
+  // `simulate --talker-first-audio --model-runner v2 --async-chunk --stats-build before-fix --requests 12 --seed 3 --fixed-clock --debug-tables`.
+  const reader = new LogRunReader(false);
+  reader.push(
+    fs.readFileSync(path.join(__dirname, '..', 'fixtures', 'sim', 'talker-first-audio-before-fix-seed3.log')),
+  );
+  const simulated: RunData = {
+    source: 'talker-first-audio-before-fix-seed3.log',
+    kind: 'log',
+    samples: reader.end(),
+    histograms: null,
+    problemCount: 0,
+  };
+  const report = compareRuns(simulated, run('qwen3tts-talker-first-audio-after-fix.log'));
+  const tail = report.tail!;
+  assert.equal(tail.target, 'stage1.firstOutput');
+  const table = compareTable(report, []).join('\n');
   assert.match(
     table,
     /^stage 1 · code2wav rest of gen time · baseline: gen time not split \(no prefill\/decode values\) +not measured +\+1\.99 s \(apart\)$/m,
@@ -77,28 +123,16 @@ test('before -> after the talker first-audio fix: the p99 excess of time to firs
     tail.baseline?.notMeasured?.map((p) => p.key),
     ['1/genOther'],
   );
-  assert.equal(tail.candidate?.notMeasured, undefined);
-  assert.ok(!/\+0 ms \(0%\)/.test(table.slice(table.indexOf('Tail, p99'))), table);
-  // A negative baseline (+1st output): Δ % keeps Δ's sign, as the header says.
-  assert.match(table, /Δ % = Δ \/ \|baseline\| \(its sign is Δ's where the baseline is negative, \+1st output\)/);
-  assert.match(table, /^1 · code2wav +\+1st output +6\/6 +p50 +-1,023 +-712\.1 +\+310\.8 +\+30\.4% /m);
-  // 6 requests a run: nothing is testable, said once above the rows that each read "not testable".
-  const tooFew =
-    'Too few requests to test any difference: each run needs at least 10 measured values of a metric, and the most here are 6 (baseline) and 6 (candidate). The differences below describe these requests; none is evidence of a change.';
-  assert.ok(table.includes(`\n${tooFew}\n`), table);
+  assert.doesNotMatch(table, /gen time not split[^\n]*\+0 ms/);
   const md = [compareMarkdown(report, [])].flat().join('\n');
-  assert.match(md, /\| stage 1 · code2wav queued \| \+31\.3 ms \(apart\) \| \+162 ms \(apart\) \|/);
   assert.match(
     md,
     /\| stage 1 · code2wav rest of gen time · baseline: gen time not split \(no prefill\/decode values\) \| not measured \| \+1\.99 s \(apart\) \|/,
   );
   assert.match(md, /^baseline, stage 1 · code2wav gen time not split .*: not measured\. /m);
-  assert.ok(md.includes(`**Changed:** nothing could be tested. ${tooFew}`), md);
-  // JSON: the report itself (schema 1) carries it.
   const json = JSON.parse(JSON.stringify(report)) as {
-    tail: { sentence: string; baseline: { parts: { key: string }[]; notMeasured: { key: string; reason: string }[] } };
+    tail: { baseline: { parts: { key: string }[]; notMeasured: { key: string; reason: string }[] } };
   };
-  assert.equal(json.tail.sentence, tail.sentence);
   assert.ok(!json.tail.baseline.parts.some((p) => p.key === '1/genOther'));
   assert.match(json.tail.baseline.notMeasured[0]?.reason ?? '', /is not known$/);
 });

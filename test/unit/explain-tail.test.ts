@@ -197,8 +197,9 @@ test('a target no request measured has no attribution', () => {
 });
 
 test("under its own stage's first output, a gen time the log does not split is not measured: named with why, never +0 ms or after the target", () => {
+  // Simulated (talker first audio, before the fix, seed 3): the codec's first audio comes after it was scheduled.
   const text = fs.readFileSync(
-    path.join(__dirname, '..', 'fixtures', 'upstream-rendered', 'qwen3tts-talker-first-audio-before-fix.log'),
+    path.join(__dirname, '..', 'fixtures', 'sim', 'talker-first-audio-before-fix-seed3.log'),
     'utf8',
   );
   const { index, requests } = analyse(text);
@@ -224,7 +225,7 @@ test("under its own stage's first output, a gen time the log does not split is n
           "stage 1's first output lies inside its gen time, which the log does not split, so how much of that time comes before the first output is not known",
       },
     ]);
-    close(excessOf(t, '1/queued'), 31.309, 'codec queued (clipped at the first audio), as before');
+    close(excessOf(t, '1/inputWait'), 20.4825, 'codec input wait, as before');
     identity(t);
   }
   // Under end-to-end the whole gen time counts: it is measured, and a part.
@@ -236,4 +237,27 @@ test("under its own stage's first output, a gen time the log does not split is n
     tailAttribution(index, { target: 'stage0.firstOutput', quantile: 'p99', scope: {} })?.notMeasured,
     undefined,
   );
+});
+
+test("a codec scheduled only after its first audio: its unsplit gen time counts nothing toward it, a known 0, not 'not measured'", () => {
+  const text = fs.readFileSync(
+    path.join(__dirname, '..', 'fixtures', 'upstream-rendered', 'qwen3tts-talker-first-audio-before-fix.log'),
+    'utf8',
+  );
+  const { index, requests } = analyse(text);
+  const live = new ExplainIndex({ year: 2026, live: true });
+  for (const r of requests) live.add(r);
+  for (const quantile of ['p95', 'p99'] as const) {
+    const t = tailAttribution(index, { target: 'stage1.firstOutput', quantile, scope: {} })!;
+    assert.deepEqual(tailAttribution(live, { target: 'stage1.firstOutput', quantile, scope: {} }), t, quantile);
+    // speech-fbd4440a23242784cd92f847226a76f8: the codec's vllm_queued_ms 131.665 outlasts its first audio at 126.470 ms.
+    assert.deepEqual(t.requestIds, ['speech-fbd4440a23242784cd92f847226a76f8']);
+    assert.equal(t.notMeasured, undefined);
+    assert.equal(
+      t.parts.find((p) => p.key === '1/genOther'),
+      undefined,
+    );
+    close(excessOf(t, '1/queued'), 31.309, 'codec queued (clipped at the first audio)');
+    identity(t);
+  }
 });

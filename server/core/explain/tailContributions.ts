@@ -92,8 +92,11 @@ function clipPart(
 
 /**
  * A first-output target's own stage, in a request whose gen time the log does not split
- * (prefill or decode not measured): the first output lies somewhere inside that time, and
- * the log does not say where, so how much of it comes before the first output is not known.
+ * (prefill or decode not measured): where that time starts before the first output, the first
+ * output lies somewhere inside it, and the log does not say where, so how much of it comes
+ * before the first output is not known. Where it starts at or after the first output (the
+ * output came before the stage was scheduled: the talker's first audio frame passed through
+ * the codec), none of it counts: a known 0, kept.
  */
 function unknownWhereUnsplit(
   index: ExplainIndex,
@@ -105,7 +108,7 @@ function unknownWhereUnsplit(
   if (unsplit === undefined) return;
   const flags = new Float64Array(rows.length);
   unsplit.read(rows, flags);
-  for (let k = 0; k < rows.length; k++) if (flags[k] === 1) contributions[k] = Number.NaN;
+  for (let k = 0; k < rows.length; k++) if (flags[k] === 1 && contributions[k] !== 0) contributions[k] = Number.NaN;
 }
 
 /** Whether a part's contribution to the target can be unknown where the part took time (see unknownWhereUnsplit). */
