@@ -242,6 +242,8 @@ export class StreamAnalysis {
     this.summaries = new StageSummaryBuilder({
       replicasAsTheyCome: options.replicasAsTheyCome ?? !this.keepRequests,
       fields: options.summaryFields,
+      // A reader that keeps no request reports once, at the end (analyze, explain).
+      keepsTails: !this.keepRequests,
     });
     this.summarizeEdges = options.edgeSummaries ?? true;
     this.summarize = options.summarize ?? true;
