@@ -4,10 +4,10 @@
 // (O(log n) per rank). The tail is merged into the body only when it grows large, so a
 // live summary of 100k requests stays cheap at every refresh. A body with few distinct values
 // (batch sizes, token counts, sample rates: a third of a log's samples) is kept as runs, each
-// distinct value once with where its run ends, at a fraction of the memory. The body is kept in
-// chunks that a merge fills in place from the end: a merge allocates only the chunks the new
-// samples need, not a copy of the body, so a one-shot read leaves no body-sized garbage behind
-// each merge (its old copies waited in the old generation for a full collection).
+// distinct value once with where its run ends, at a fraction of the memory. A merge writes the
+// body in place, from the end, into chunks (or runs) with room: it allocates only what the new
+// samples need. A copy of the body per merge would be garbage that outlives the young
+// generation and waits for a full collection: a one-shot read's peak memory grew with it.
 import type { Distribution } from './types';
 
 const MERGE_AT = 4096;
@@ -65,7 +65,7 @@ function sortAscending<T extends Float64Array>(values: T): T {
 
 export class SampleSet {
   /**
-   * Sorted merged samples: thousandths in an Int32Array while every sample is a 3-decimal
+   * Sorted merged samples: thousandths in Int32Arrays while every sample is a 3-decimal
    * value (half the memory of doubles, exact), doubles once one is not.
    */
   private chunks: Samples[] = [];
@@ -92,9 +92,9 @@ export class SampleSet {
 
   /**
    * @param keepsTail keep the tail's buffer after a merge, for the next samples, instead of
-   *        letting it go and growing a new one from 8 samples (for a reader that adds to the end
-   *        and queries once: each merge's regrown buffers were garbage that waited in the old
-   *        generation for a full collection; the set holds up to 32 KB more until it goes)
+   *        letting it go and growing a new one from 8 samples: for a reader that adds to the end
+   *        and queries once, whose sets would otherwise leave ~64 KB of regrown buffers per merge
+   *        to a full collection; the set holds up to 32 KB more until it goes
    */
   constructor(private readonly keepsTail = false) {}
 
@@ -258,7 +258,7 @@ export class SampleSet {
     const sorted = scaledTail ?? tail;
     if (this.runEnds === null) this.mergeIntoChunks(sorted);
     else this.mergeIntoRuns(sorted);
-    // A set stays alive for the whole session: its full 32 KB tail is let go, not kept empty.
+    // A session's set stays alive for the whole session: its full 32 KB tail is let go, not kept empty.
     if (!this.keepsTail) this.tail = new Float64Array(8);
     this.tailLength = 0;
     this.sortedUpTo = 0;
