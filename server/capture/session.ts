@@ -298,7 +298,19 @@ export class Session {
    */
   applyScrapeProblems(exposition: ParsedExposition): void {
     const fresh = this.scrapeProblemLedger.fresh(scrapeProblemsOf(exposition));
-    if (fresh.length > 0) this.analysis.ingest({ records: [], problems: fresh });
+    if (fresh.length === 0) return;
+    this.analysis.ingest({ records: [], problems: fresh });
+    // Kept with the session, as the scrape's findings are: its bytes are not stored, so a replay cannot find them.
+    this.files.saveScrapeProblems(this.scrapeProblemLedger.listed);
+  }
+
+  /** The malformed lines the endpoint's stored scrapes listed (a saved session opened again): listed again, once. */
+  private readStoredScrapeProblems(): void {
+    if (this.scrapeProblemLedger.listed.length > 0) return;
+    const stored = this.files.lastScrapeProblems() ?? [];
+    if (stored.length === 0) return;
+    this.scrapeProblemLedger.restore(stored);
+    this.analysis.ingest({ records: [], problems: stored });
   }
 
   /** What an imported scrape's text says besides its stored rows: its findings and unreadable lines (nothing is written). */
@@ -336,6 +348,7 @@ export class Session {
    * capture has ended, so the streams end too; otherwise more will follow (followStored).
    */
   async replayStored(reader: StoredChunkReader, final: boolean): Promise<void> {
+    this.readStoredScrapeProblems();
     for await (const chunk of reader.read(final)) this.ingest(chunk, 'replay');
     if (final) this.endStreams();
     // Still being captured elsewhere: the stream has been quiet since its last chunk was stored.
