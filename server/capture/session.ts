@@ -166,6 +166,11 @@ export class Session {
     return this.analysis.summary(maxRequestIds);
   }
 
+  /** The model the log says it serves (its first start-up's), or null. */
+  servedModel(): string | null {
+    return this.analysis.servedModel();
+  }
+
   /** The log has a line at DEBUG (AnalysisSnapshot.debugLines). */
   get debugLines(): boolean {
     return this.analysis.debugLines;

@@ -45,7 +45,15 @@ async function sessionRun(
     ...(info.stageRoles === undefined ? {} : { recordedStageRoles: info.stageRoles }),
     kind: 'session',
     samples: hasLog
-      ? runSamplesFromAnalysis({ requests: session.requests(), findings, debugLines: session.debugLines }, excludeCold)
+      ? runSamplesFromAnalysis(
+          {
+            requests: session.requests(),
+            findings,
+            debugLines: session.debugLines,
+            servedModel: session.servedModel(),
+          },
+          excludeCold,
+        )
       : null,
     ...scrape,
     problemCount: info.problemCount,

@@ -28,7 +28,10 @@ interface Problem {
 
 /** What the editor shows of a session: its list entry, its findings (listed and in the summary), its histograms, its export. */
 interface Shown {
-  readonly listed: Pick<NonNullable<Awaited<ReturnType<LspProcess['session']>>>, 'problemCount' | 'lastError' | 'title'>;
+  readonly listed: Pick<
+    NonNullable<Awaited<ReturnType<LspProcess['session']>>>,
+    'problemCount' | 'lastError' | 'title'
+  >;
   readonly findings: string[];
   readonly summaryFindings: string[];
   readonly histograms: string[];
@@ -36,7 +39,9 @@ interface Shown {
 }
 
 /** A loopback /metrics endpoint that serves `body`, or answers 503 while it is down. */
-async function endpoint(body: string): Promise<{ url: string; served: () => number; serve: (b: string | null) => void }> {
+async function endpoint(
+  body: string,
+): Promise<{ url: string; served: () => number; serve: (b: string | null) => void }> {
   let exposed: string | null = body;
   let served = 0;
   const server = http.createServer((_req, res) => {
@@ -129,7 +134,7 @@ test('an attached endpoint with unreadable lines, a family stuck at 0 and a dead
   await scrapes(served.served, 5);
   // The endpoint goes down; the session says so and keeps its last scrape.
   served.serve(null);
-  await waitFor('the dead endpoint', async () => ((await lsp.session(info.id))?.lastError ?? undefined));
+  await waitFor('the dead endpoint', async () => (await lsp.session(info.id))?.lastError ?? undefined);
   await lsp.request('stageLens/stop', { sessionId: info.id });
   const live = await shown(lsp, info.id, 'stuck-live');
   assert.equal(live.listed.problemCount, 2);
