@@ -309,13 +309,16 @@ export class Session {
     this.files.saveScrapeProblems(this.scrapeProblemLedger.listed);
   }
 
-  /** The malformed lines the endpoint's stored scrapes listed (a saved session opened again): listed again, once. */
+  /**
+   * The malformed lines the endpoint's scrapes listed, as stored (a saved session opened again, or
+   * one another window captures): those not listed here yet. The stored list only grows at its end.
+   */
   private readStoredScrapeProblems(): void {
-    if (this.scrapeProblemLedger.listed.length > 0) return;
     const stored = this.files.lastScrapeProblems() ?? [];
-    if (stored.length === 0) return;
-    this.scrapeProblemLedger.restore(stored);
-    this.analysis.ingest({ records: [], problems: stored });
+    const more = stored.slice(this.scrapeProblemLedger.listed.length);
+    if (more.length === 0) return;
+    this.scrapeProblemLedger.restore(more);
+    this.analysis.ingest({ records: [], problems: more });
   }
 
   /** What an imported scrape's text says besides its stored rows: its findings and unreadable lines (nothing is written). */
@@ -369,7 +372,9 @@ export class Session {
       this.scrapeFindings = null;
       this.counters = null;
     }
-    let read = false;
+    const problems = this.analysis.problemCount;
+    this.readStoredScrapeProblems();
+    let read = this.analysis.problemCount !== problems;
     for await (const chunk of reader.read(false)) {
       this.ingest(chunk, 'follow');
       read = true;
@@ -379,6 +384,7 @@ export class Session {
 
   /** The capture of a followed session ended (or its window is gone): the last bytes, then the streams end. */
   async finishStored(reader: StoredChunkReader): Promise<void> {
+    this.readStoredScrapeProblems();
     for await (const chunk of reader.read(true)) this.ingest(chunk, 'follow');
     this.endStreams();
     this.events.changed(this);

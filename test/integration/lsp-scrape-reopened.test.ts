@@ -2,7 +2,8 @@
 // server reports what its capture reported: its scrapes' unreadable lines (each once, as parse
 // problems, in the session list's count and the export), a family registered but stuck at 0, a
 // dead endpoint's error, and a last scrape cut short inside a line (its finding and the line it
-// cut), for a session attached to the URL and for a launched server's log with its /metrics.
+// cut), for a session attached to the URL and for a launched server's log with its /metrics; and a
+// window that follows a session another window captures lists its scrapes' lines as they come.
 // Real language servers over stdio, real loopback HTTP servers, the real CLI for the expected
 // findings and problems of the last body served.
 import assert from 'node:assert/strict';
@@ -205,4 +206,44 @@ test('a session whose last saved scrape was cut short inside a line, attached or
   assert.deepEqual(await shown(lsp, attached.id, 'attached-reopened'), attachedLive);
   assert.deepEqual(await shown(lsp, launched.id, 'launched-reopened'), launchedLive);
   await stopped(lsp);
+});
+
+test('a session another window captures from an endpoint: its unreadable lines listed here as they come, the same as there', async () => {
+  const first = stuckBody();
+  const lines = first.split('\n');
+  lines.splice(40, 0, 'vllm:other{ 2');
+  const second = lines.join('\n');
+  const served = await endpoint(first);
+  const capturing = await startLanguageServer(storage);
+  const following = await startLanguageServer(storage);
+  const info = await capturing.request('stageLens/scrape', { url: served.url, intervalMs: 100 });
+  await scrapes(served.served, 3);
+  const count = (lsp: LspProcess) => async (): Promise<true | undefined> =>
+    (await lsp.session(info.id))?.problemCount === want ? true : undefined;
+  let want = 2;
+  await waitFor('the two lines in the capturing window', count(capturing));
+  // Opened in the other window while it is captured there.
+  await following.request('stageLens/summary', { sessionId: info.id });
+  await waitFor('the two lines in the following window', count(following));
+  // A line the body did not have: said in the capturing window, then in the following one.
+  served.serve(second);
+  want = 3;
+  await waitFor('the new line in the capturing window', count(capturing));
+  await waitFor('the new line in the following window', count(following));
+  const exportedBy = async (lsp: LspProcess, name: string): Promise<Problem[]> => {
+    const out = path.join(storage, `${name}.export.json`);
+    await lsp.request('stageLens/export', { sessionId: info.id, format: 'json', path: out });
+    return (JSON.parse(fs.readFileSync(out, 'utf8')) as { problems: Problem[] }).problems;
+  };
+  const there = await exportedBy(capturing, 'capturing');
+  assert.equal(there.length, 3);
+  assert.deepEqual(await exportedBy(following, 'following'), there);
+  await capturing.request('stageLens/stop', { sessionId: info.id });
+  await waitFor('the stop in the following window', async () =>
+    (await following.session(info.id))?.status === 'stopped' ? true : undefined,
+  );
+  assert.equal((await following.session(info.id))?.problemCount, 3);
+  assert.deepEqual(await exportedBy(following, 'following-stopped'), there);
+  await stopped(capturing);
+  await stopped(following);
 });
