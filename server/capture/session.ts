@@ -166,6 +166,11 @@ export class Session {
     return this.analysis.summary(maxRequestIds);
   }
 
+  /** The parse problems of its log, without those its endpoint's scrapes listed (compare counts its last scrape's instead). */
+  logProblemCount(): number {
+    return this.analysis.problemCount - this.scrapeProblemLedger.listed.length;
+  }
+
   /** The model the log says it serves (its first start-up's), or null. */
   servedModel(): string | null {
     return this.analysis.servedModel();

@@ -56,7 +56,8 @@ async function sessionRun(
         )
       : null,
     ...scrape,
-    problemCount: info.problemCount,
+    // Its log's unreadable lines and its last scrape's, as `compare <folder>` counts them.
+    problemCount: session.logProblemCount() + (scrape.problemCount ?? 0),
   };
   return { run, name };
 }
