@@ -18,7 +18,8 @@
 // compiles and deopts in one table run (scripts/bench/v8Work.ts); the
 // first 1 MB of the two-stage log against `node -e 0`, with the CLI's code cache (filled by one run
 // before the rounds, in a directory of the bench's own) and without it. Peak RSS (GNU time's %M, else VmHWM polled
-// from /proc) of each; the growth of analyze's peak RSS per request between the two logs.
+// from /proc) of each; the growth of analyze's peak RSS per request between the two logs, and
+// between the bench log and one twice its size (./memoryAtScale.ts).
 // Run alone (after npm run build): node --import tsx scripts/bench/cold.ts [--quick] [--rounds n]
 //   [--baseline <another build's dist/cli.js>]: its table, json and csv run in the same rounds
 //   (before/after figures measured in the same minutes); [--without-peer] leaves the Python
@@ -40,6 +41,7 @@ import { join, resolve } from 'node:path';
 import { generateBenchLogApart, type GeneratedLog } from './generateLog';
 import { describeV8Work, v8WorkOf } from './v8Work';
 import { runColdParseBench } from './coldParse';
+import { measureMemoryAtScale } from './memoryAtScale';
 
 const ROOT = resolve(__dirname, '..', '..');
 const CLI = join(ROOT, 'dist', 'cli.js');
@@ -420,6 +422,21 @@ export async function runColdBench(options: ColdBenchOptions = {}): Promise<Cold
     const bench = genBig !== null ? await measureLog('bench log', big, genBig, commands(big), rounds, dir, log) : null;
     if (bench !== null) results.push(bench);
     if (two !== null && bench !== null) reportAcross(two, bench, python, log);
+    if (bench !== null && genBig !== null && options.quick !== true) {
+      const growth = await measureMemoryAtScale(
+        CLI,
+        { path: big, bytes: genBig.bytes, requests: genBig.requests },
+        dir,
+        3,
+        async (argv, env) => (await runOnce(argv, null, env)).peakRssMB,
+      );
+      if (growth !== null)
+        log(
+          `peak RSS growth per request at scale, the bench log against one twice its size (3 rounds, medians): ${growth
+            .map((g) => `${g.format} ${f(g.smallMB, 0)} -> ${f(g.largeMB, 0)} MB, ${f(g.kbPerRequest, 2)} KB`)
+            .join('; ')} (target: no more than the packed store's ~1 KB)`,
+        );
+    }
     if (!logs.has('start-up')) return results;
     // Start-up: the first 1 MB of the two-stage log, against `node -e 0` and the floor.
     const startRounds = options.quick === true ? 5 : 15;

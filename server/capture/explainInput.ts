@@ -18,7 +18,7 @@ import { gaugesOfEngines } from '../core/explain/explainReport';
 import { metricNotReportingInScrape, scrapeChecksDone } from '../core/explain/metricNotReporting';
 import { scrapeCutFinding, WHOLE_INPUT, type ScrapeEnd } from '../core/metricsText/scrapeCut';
 import type { GaugeSamples } from '../core/explain/types';
-import type { ClockWindow } from '../core/explain/timeWindow';
+import type { ClockWindow, WindowSpec } from '../core/explain/timeWindow';
 import { parseExposition } from '../core/metricsText';
 import { ioMessage } from './compareInput';
 import { MAX_SCRAPE_BYTES, readByKind } from './inputByKind';
@@ -74,8 +74,8 @@ export interface ExplainInput {
   readonly compression: 'gzip' | null;
   /** Where the gzip data broke off (the report's input-gzip-damaged finding says it too); null when it did not. */
   readonly gzipDamage: GzipDamageProblem | null;
-  /** Log clock of the log's first line with a log prefix (where a window is placed without a timed request); null when none, or a scrape. */
-  readonly firstLogTimeMs: number | null;
+  /** A --since/--until window on the log's clock, placed as analyze places it (StreamAnalysis.windowOn); null when the log printed no time, or a scrape. */
+  readonly windowOn: (spec: WindowSpec) => ClockWindow | null;
   /**
    * `findings` with the KV-cache usage of the `Engine NNN:` lines judged over those in `window`
    * (placed on the log clock) and the boot read, as analyze judges them with the same window and
@@ -175,7 +175,7 @@ class LogExplainReader {
       bootCounts: this.analysis.bootCounts(),
       compression: null,
       gzipDamage: null,
-      firstLogTimeMs: this.analysis.firstLogTimeMs(),
+      windowOn: (spec) => this.analysis.windowOn(spec),
       findingsInWindow: (window) =>
         this.analysis.findingsOver({ ...(this.boot === undefined ? {} : { boot: this.boot }), window }),
     };
@@ -203,7 +203,7 @@ function scrapeInput(text: string, end: ScrapeEnd = WHOLE_INPUT): ExplainInput {
     stages: [],
     compression: null,
     gzipDamage: null,
-    firstLogTimeMs: null,
+    windowOn: () => null,
     findingsInWindow: () => findings,
   };
 }

@@ -190,7 +190,7 @@ export async function runExplain(argv: string[]): Promise<number> {
       process.stderr.write(`stage-lens explain: ${unknown}\n`);
       return 2;
     }
-    const placed = window === null ? {} : placeWindow(raw.index, window, raw.firstLogTimeMs);
+    const placed = window === null ? {} : placeWindow(raw.index, raw.windowOn(window));
     if (typeof placed === 'string') {
       process.stderr.write(`stage-lens explain: ${placed}\n`);
       return 2;

@@ -1,5 +1,5 @@
 // --since / --until of analyze and explain: read from the command line, then placed on the log's
-// clock once the log's first time is known (core/explain/timeWindow.ts).
+// clock by its first timed line (StreamAnalysis.windowOn, core/explain/timeWindow.ts).
 import type { WindowCounts } from '../core/analysis/streamAnalysis';
 import type { ExplainIndex } from '../core/explain/explainIndex';
 import { groupedNumber } from '../core/numberText';
@@ -9,7 +9,6 @@ import {
   logTimeText,
   parseWindowTime,
   WINDOW_TIME_GRAMMAR,
-  windowOnClock,
   windowText,
   type ClockWindow,
   type WindowSpec,
@@ -43,14 +42,13 @@ export const NO_LOG_TIME_TEXT =
   "the log's lines carry no time (none has a log prefix), so --since/--until cannot place the window";
 
 /**
- * The window's finite ends on the clock of explain's index (its finishes), or, in a log without a
- * request, of its first timed line (`firstLogMs`); a message when the log or its requests have no
- * times, or no request finished in the window.
+ * The finite ends of `window` (the --since/--until window on the log clock, placed as analyze
+ * places it: StreamAnalysis.windowOn; null when the log printed no time) for explain's index; a
+ * message when the log or its requests have no times, or no request finished in the window.
  */
 export function placeWindow(
   index: ExplainIndex,
-  spec: WindowSpec,
-  firstLogMs: number | null,
+  window: ClockWindow | null,
 ): { fromMs?: number; toMs?: number } | string {
   let first = Number.POSITIVE_INFINITY;
   let last = Number.NEGATIVE_INFINITY;
@@ -60,8 +58,7 @@ export function placeWindow(
     if (t > last) last = t;
   }
   if (index.length > 0 && !Number.isFinite(first)) return NO_TIMES_TEXT;
-  if (index.length === 0 && firstLogMs === null) return NO_LOG_TIME_TEXT;
-  const window = windowOnClock(spec, index.length > 0 ? first : (firstLogMs as number));
+  if (window === null) return NO_LOG_TIME_TEXT;
   const scope = {
     ...(Number.isFinite(window.fromMs) ? { fromMs: window.fromMs } : {}),
     ...(Number.isFinite(window.toMs) ? { toMs: window.toMs } : {}),

@@ -1,6 +1,7 @@
 // A log whose only statistics are vLLM's periodic `Engine NNN:` lines (INFO, no --log-stats
 // tables, no [OmniTiming]): analyze reads them but has no request to split, and would otherwise
-// say nothing of them. This finding counts them and says where they are used.
+// say nothing of them. This finding counts them and says where they are used; under a window,
+// those in the window, said so, as the KV-cache finding counts them (metricNotReporting.ts).
 //
 // A log still being written (a launch, a tailed file, the simulator) has Engine lines long
 // before its first request's table: a request's table is printed when it finishes, and the
@@ -9,6 +10,7 @@
 // or they have reported running requests for as long as a live view waits before advising
 // on stats (NO_STATS_ADVICE_AFTER_S).
 import { countOf } from '../numberText';
+import { engineLineScopeText, inEngineLineScope, type EngineLineScope } from '../explain/metricNotReporting';
 import type { EngineSeries } from './engineSeries';
 import type { Finding } from './types';
 
@@ -17,16 +19,28 @@ export const NO_STATS_ADVICE_AFTER_S = 60;
 /** vLLM's default stats interval (`--log-stats`, VLLM_LOG_STATS_INTERVAL): Engine lines without a timestamp count as this long apart. */
 const ENGINE_LINE_INTERVAL_S = 10;
 
-/** The finding for a log that gave no request but has engine lines; null otherwise. `live`: the log is still being written. */
+/**
+ * The finding for a log that gave no request but has engine lines; null otherwise. `live`: the log
+ * is still being written. `window`: the lines a window keeps (and its boot's, with one), counted
+ * and said as the window's; null when it keeps none.
+ */
 export function engineStatsOnlyFinding(
   series: readonly EngineSeries[],
   requests: number,
   live = false,
+  window: EngineLineScope | null = null,
 ): Finding | null {
   if (requests > 0 || series.length === 0) return null;
   if (live && !requestsOutranTheirTables(series)) return null;
   let lines = 0;
-  for (const s of series) lines += s.lines;
+  let engines = 0;
+  for (const s of series) {
+    const n = window === null ? s.lines : linesInScope(s, window);
+    lines += n;
+    if (n > 0) engines += 1;
+  }
+  if (lines === 0) return null;
+  const where = window === null ? '' : engineLineScopeText(window);
   return {
     code: 'engine-stats-only',
     severity: 'info',
@@ -34,10 +48,17 @@ export function engineStatsOnlyFinding(
     requestIds: [],
     requestCount: 0,
     message:
-      `The log has ${countOf(lines, 'vLLM engine stats line')} (\`Engine NNN:\`, ${countOf(series.length, 'engine')}) and no request: ` +
+      `The log has ${countOf(lines, 'vLLM engine stats line')}${where} (\`Engine NNN:\`, ${countOf(engines, 'engine')}) and no request: ` +
       "they say each engine's running and waiting requests, KV-cache usage and throughput at each stats interval, not any request's times, so they give no phase split. " +
       "`stage-lens explain --format json` reads them for load over time (each engine's running / waiting / KV-cache usage, overTime.gauges).",
   };
+}
+
+/** The lines of one engine that `scope` keeps (of those the series kept: every one up to its MAX_POINTS). */
+function linesInScope(s: EngineSeries, scope: EngineLineScope): number {
+  let n = 0;
+  for (let i = 0; i < s.times.length; i++) if (inEngineLineScope(s, i, scope)) n++;
+  return n;
 }
 
 /**

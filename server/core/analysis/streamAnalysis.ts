@@ -145,7 +145,8 @@ export interface StreamAnalysisOptions {
   readonly edgeSummaries?: boolean;
   /**
    * Only requests that finished in this window (their stats' log time; a time without a date is
-   * on the day of the first request's): the others are counted (`windowCounts`), nothing else.
+   * on the day of the log's first timed line, windowOn): the others are counted (`windowCounts`),
+   * nothing else.
    */
   readonly window?: WindowSpec;
   /**
@@ -214,9 +215,9 @@ export class StreamAnalysis {
   private accepted = 0;
   /** ParseOutput.debugLines of any parser output so far. */
   private debugLineRead = false;
-  /** The window placed on the log clock at the first request with a time; null until then (or without one). */
+  /** The window placed on the log clock (windowOn); null until the log printed a time. */
   private clockWindow: ClockWindow | null = null;
-  /** Log clock of the first line with a log prefix (NaN until then): where a window is placed in a log without a timed request. */
+  /** Log clock of the first line with a log prefix (NaN until then): where a window is placed. */
   private firstLogMs = Number.NaN;
   private readonly bootPipelines = new BootPipelineEvidence();
   /** Requests per boot, before any selection: the boots a --boot may name. */
@@ -294,19 +295,18 @@ export class StreamAnalysis {
     return spec === undefined ? null : { window: this.placedWindow(spec), ...this.windowTally };
   }
 
-  /** Log clock of the log's first line with a log prefix; null while none was read. */
-  firstLogTimeMs(): number | null {
-    return Number.isNaN(this.firstLogMs) ? null : this.firstLogMs;
+  /**
+   * A window on this log's clock: a time without a date on the day of its first timed line, the
+   * same day for every request, line and reader (analyze selects by it, explain places its scope
+   * by it); null while the log printed no time.
+   */
+  windowOn(spec: WindowSpec): ClockWindow | null {
+    return Number.isNaN(this.firstLogMs) ? null : windowOnClock(spec, this.firstLogMs);
   }
 
-  /**
-   * The window on the log clock: placed as the requests' is (at the first timed request), or in a
-   * log without a timed request at its first timed line (nothing else can place it); null while
-   * the log printed no time.
-   */
+  /** The window selected (options.window), placed once (windowOn). */
   private placedWindow(spec: WindowSpec): ClockWindow | null {
-    if (this.clockWindow !== null) return this.clockWindow;
-    return Number.isNaN(this.firstLogMs) ? null : windowOnClock(spec, this.firstLogMs);
+    return (this.clockWindow ??= this.windowOn(spec));
   }
 
   /**
@@ -455,12 +455,18 @@ export class StreamAnalysis {
   /**
    * What the engine lines say: a KV-cache usage stuck at 0 over the lines `lines` keeps (those of
    * the boot and window selected, else all of them), and engine-stats-only, which says what kind
-   * of log this is: over its every line and request, whatever a boot or window keeps.
+   * of log this is (one without a request): over its every line, or with a window the lines
+   * `lines` keeps, said as the window's.
    */
   private engineFindings(lines: EngineLineScope): Finding[] {
     const series = this.engineSeriesBuilder.series();
     const logSeries = this.logEngineSeries === null ? series : this.logEngineSeries.series();
-    const only = engineStatsOnlyFinding(logSeries, this.logRequestCount(), this.options.live?.() ?? false);
+    const only = engineStatsOnlyFinding(
+      logSeries,
+      this.logRequestCount(),
+      this.options.live?.() ?? false,
+      lines.window === undefined ? null : lines,
+    );
     return [...metricNotReportingInEngineLines(series, lines), ...(only === null ? [] : [only])];
   }
 
@@ -633,11 +639,13 @@ export class StreamAnalysis {
       if (count) tally.untimed += 1;
       return false;
     }
-    this.clockWindow ??= windowOnClock(spec, t);
-    if (!count) return inClockWindow(this.clockWindow, t);
+    // A record's time is its line's: that line has a log prefix, if the parser gave no first one.
+    if (Number.isNaN(this.firstLogMs)) this.firstLogMs = t;
+    const window = this.placedWindow(spec) as ClockWindow;
+    if (!count) return inClockWindow(window, t);
     if (t < tally.firstMs) tally.firstMs = t;
     if (t > tally.lastMs) tally.lastMs = t;
-    if (inClockWindow(this.clockWindow, t)) return true;
+    if (inClockWindow(window, t)) return true;
     tally.outside += 1;
     return false;
   }

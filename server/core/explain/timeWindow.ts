@@ -46,7 +46,7 @@ export function parseWindowTime(text: string): WindowTime | null {
 }
 
 /**
- * The window on the clock of a log whose first finish is at `firstMs`: a time alone is on that
+ * The window on the clock of a log whose first timed line is at `firstMs`: a time alone is on that
  * day (an `--until` earlier in the day than a dated-less `--since` is on the next day: a window
  * over midnight); a date takes the log's year, or the next one when it would fall more than half
  * a year before the log starts (a log that runs over New Year).
