@@ -4,7 +4,8 @@
 // --fail-unevaluated) and says to take the scrape again, whichever run was cut; the table, the
 // Markdown and the JSON say "cut short" for its row and its rule alike. A scrape cut short before a
 // family (inside TTFT, before the decode time) has not read its series: unknown there, not lost,
-// said alike; a family absent from a scrape read whole fails as not measured.
+// said alike, and absent from both scrapes, each cut short before it, says to take both again; a
+// family absent from a scrape read whole fails as not measured.
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -274,5 +275,64 @@ test('a baseline scrape cut short before the family: the change gate is not eval
   assert.match(
     run.stdout,
     /^vllm:request_decode_time_seconds ~ +stage=1 +\?\/150 +p50 +- +1,313 +no Δ: cut short before it in the baseline$/m,
+  );
+});
+
+test('both scrapes cut short before the family a gate reads (neither has its series): not evaluated, take both scrapes again (exit 0, 1 with --fail-unevaluated)', () => {
+  const early = path.join(dir, 'early-cut-both.prom');
+  fs.copyFileSync(earlyCut, early);
+  const EARLY_BASELINE_AT = `stage-lens compare: warning: the baseline (${early}): The /metrics scrape ends inside its line 42, with no line feed after it (a file or body cut short): the series before it are read; the rest of the scrape is not.\n`;
+  const both = `both runs' scrapes are cut short before the ${FAMILY} series of stage 1, so stage 1 decode p50 is unknown in both, not measured (a capture cut short, not a lost measurement): take both scrapes again`;
+  const lines = [
+    notEvaluatedLine(CHANGE, both),
+    notEvaluatedLine(LIMIT, cutBefore(FAMILY, 'decode p90', 'the candidate')),
+  ];
+  const run = runCli(['compare', early, earlyCut, '--fail-if', CHANGE, '--fail-if', LIMIT]);
+  assert.equal(run.status, 0, run.stderr);
+  assert.ok(run.stdout.endsWith(`\nRules (--fail-if)\n${lines.join('\n')}\n`), run.stdout);
+  assert.equal(
+    run.stderr,
+    `${EARLY_BASELINE_AT}${EARLY_CUT_AT}stage-lens compare: 2 rules not evaluated (not failing; --fail-unevaluated makes them fail):\n${lines.join('\n')}\n`,
+  );
+
+  const strict = runCli(['compare', early, earlyCut, '--fail-if', CHANGE, '--fail-unevaluated']);
+  assert.equal(strict.status, 1, strict.stderr);
+  assert.equal(
+    strict.stderr,
+    `${EARLY_BASELINE_AT}${EARLY_CUT_AT}stage-lens compare: 1 of 1 rule failed:\n  FAIL not evaluated ${CHANGE}: ${both}\n`,
+  );
+
+  const json = runCli(['compare', early, earlyCut, '--fail-if', CHANGE, '--format', 'json']);
+  assert.equal(json.status, 0, json.stderr);
+  const report = JSON.parse(json.stdout) as {
+    rules: unknown[];
+    failed: boolean;
+    baseline: { scrapeCut?: { cutInside: string | null; readWhole: string[] } };
+  };
+  assert.deepEqual(report.rules, [
+    {
+      rule: CHANGE,
+      outcome: 'notEvaluated',
+      failed: false,
+      observed: null,
+      baseline: null,
+      candidate: null,
+      basis: null,
+      detail: both,
+    },
+  ]);
+  assert.equal(report.failed, false);
+  // The run's summary says where its scrape broke off: inside TTFT, the families before it read whole.
+  assert.deepEqual(
+    [report.baseline.scrapeCut?.cutInside, report.baseline.scrapeCut?.readWhole],
+    [
+      'vllm:time_to_first_token_seconds',
+      [
+        'vllm_omni:requests_success_total',
+        'vllm_omni:e2e_request_latency_s',
+        'vllm:num_preemptions_total',
+        'vllm:generation_tokens_total',
+      ],
+    ],
   );
 });

@@ -78,7 +78,7 @@ test(
       baseline: { sessionId: baseline.id },
       candidate: { sessionId: candidate.id },
     });
-    assert.ok(!report.notes.some((n) => n.includes('has no request stats')), report.notes.join('\n'));
+    assert.ok(!report.notes.some((n) => n.includes('0 requests read')), report.notes.join('\n'));
     assert.deepEqual(
       withSources(report, report.baseline.source, report.candidate.source),
       withSources(cli.json, BEFORE_FIX, `${candidateFile} (gzip)`),

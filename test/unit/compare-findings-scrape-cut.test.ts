@@ -2,7 +2,9 @@
 // signature, read from a stage's TTFT and inter-token latency; a family stuck at 0, read from that
 // family) is not checkable in a run whose scrape did not read those families whole (it broke off
 // inside one, or before it), never disappeared or appeared; one the cut scrape read whole, and a
-// scrape read whole that lacks the finding, still says the finding went.
+// scrape read whole that lacks the finding, still says the finding went. A check read series by
+// series is judged per stage in the family the cut is in: a stage read whole before the cut is
+// compared. The inter-token latency counts under the name the signature reads.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
@@ -11,6 +13,8 @@ import { compareRuns } from '../../server/core/compare/compareRuns';
 import { scrapeRun } from '../../server/capture/compareInput';
 import { findingText } from '../../server/core/compare/format';
 import type { RunData } from '../../server/core/compare/types';
+import { parseExposition } from '../../server/core/metricsText';
+import { metricNotReportingInScrape, scrapeChecksDone } from '../../server/core/explain/metricNotReporting';
 import { cutInsideLine, cutInto, lastSeriesLine, REPLICAS_SCRAPE } from '../integration/support/cutScrape';
 
 const FIXTURES = path.join(__dirname, '..', 'fixtures', 'scrapes');
@@ -127,5 +131,110 @@ test('a family stuck at 0 (metric-not-reporting) against a scrape cut short insi
       notCheckable('before'),
       [`disappeared: ${notReporting}: in the baseline's scrape, not in the candidate's`],
     ],
+  );
+});
+
+/** The simulator's Qwen3-Omni scrape (thinker, talker, code2wav: `stage-lens simulate --scenario qwen3-omni --seed 7 --fixed-clock --requests 40`, /metrics at the end). */
+const OMNI_TEXT = fs.readFileSync(path.join(FIXTURES, 'qwen3-omni.prom'), 'utf8');
+const OMNI_LABELS = 'model_name="Qwen/Qwen3-Omni-30B-A3B-Instruct"';
+
+/** The Omni scrape with the TTFT series of `stages` holding no sample (the codec TTFT signature there). */
+function omniTtftEmpty(stages: readonly string[]): string {
+  return OMNI_TEXT.replace(
+    /^(vllm:time_to_first_token_seconds_(?:bucket|count|sum)\{[^}]*stage="(\d)"[^}]*\}) \S+$/gm,
+    (line: string, head: string, stage: string) => (stages.includes(stage) ? `${head} 0.0` : line),
+  );
+}
+
+// Cut late inside the inter-token latency family, in stage 2's series (`8.0` cut to `8`): stages 0 and 1 read whole before it.
+const omniItlCut = (): RunData =>
+  scrapeRun(
+    cutInto(OMNI_TEXT, `vllm:inter_token_latency_seconds_bucket{${OMNI_LABELS},stage="2",replica="0",le="0.1"}`, 2),
+    'itl-cut.prom',
+  );
+
+test("a scrape cut late inside the inter-token latency family: a stage's signature read whole before the cut is compared, the stage at the cut is not checkable", () => {
+  const signature = (stage: number): string => `ttft-not-recorded (stage ${stage}, /metrics)`;
+  const inside = (run: 'baseline' | 'candidate'): string =>
+    `the ${run}'s scrape is cut short inside vllm:inter_token_latency_seconds, which this finding is read from, so it is unknown there (a capture cut short, ${run === 'candidate' ? 'not a finding gone' : 'not a new finding'}): take the ${run}'s scrape again`;
+  const empty = (): RunData => scrapeRun(omniTtftEmpty(['0', '2']), 'ttft-empty.prom');
+  assert.deepEqual(
+    [findingLines(empty(), omniItlCut()), findingLines(omniItlCut(), empty())],
+    [
+      [
+        `disappeared: ${signature(0)}: in the baseline's scrape, not in the candidate's`,
+        `notCheckableInCandidate: ${signature(2)}: in the baseline's scrape; not checkable in the candidate: ${inside('candidate')}`,
+      ],
+      [
+        `appeared: ${signature(0)}: in the candidate's scrape, not in the baseline's`,
+        `notCheckableInBaseline: ${signature(2)}: in the candidate's scrape; not checkable in the baseline: ${inside('baseline')}`,
+      ],
+    ],
+  );
+  const cut = omniItlCut().scrapeCut;
+  assert.deepEqual(
+    [
+      cut?.cutInside,
+      cut?.stagesReadWholeInCut,
+      cut?.readWhole.includes('vllm:time_to_first_token_seconds'),
+      cut?.readWhole.includes('vllm:inter_token_latency_seconds'),
+    ],
+    ['vllm:inter_token_latency_seconds', ['0', '1'], true, false],
+  );
+});
+
+test('the inter-token latency under both names, the newer one (the one read) cut inside the stage: the signature is not checkable, though the older name was read whole', () => {
+  // vLLM registers the older name first: its series, a copy of the newer one's, come before them.
+  const withOlderName = (text: string): string => {
+    const at = text.indexOf('# TYPE vllm:inter_token_latency_seconds histogram');
+    const end = text.indexOf('# TYPE', at + 1);
+    const older = text
+      .slice(at, end)
+      .replaceAll('vllm:inter_token_latency_seconds', 'vllm:time_per_output_token_seconds');
+    return text.slice(0, at) + older + text.slice(at);
+  };
+  const both = withOlderName(REPLICAS_TEXT);
+  // Inside stage 1 replica 0's bucket le="0.4" of the newer name (`146.0` cut to `14`).
+  const cut = scrapeRun(
+    cutInto(
+      both,
+      'vllm:inter_token_latency_seconds_bucket{model_name="Qwen/Qwen3-TTS-12Hz-1.7B-CustomVoice",stage="1",replica="0",le="0.4"}',
+      ' 14'.length,
+    ),
+    'itl-cut.prom',
+  );
+  const beforeFixBoth = (): RunData => scrapeRun(withOlderName(BEFORE_FIX_TEXT), 'before-fix.prom');
+  assert.deepEqual(
+    [findingLines(beforeFixBoth(), cut), findingLines(beforeFixBoth(), scrapeRun(both, 'whole.prom'))],
+    [
+      [
+        `notCheckableInCandidate: ${SIGNATURE}: in the baseline's scrape; not checkable in the candidate: the candidate's scrape is cut short inside vllm:inter_token_latency_seconds, which this finding is read from, so it is unknown there (a capture cut short, not a finding gone): take the candidate's scrape again`,
+      ],
+      [`disappeared: ${SIGNATURE}: in the baseline's scrape, not in the candidate's`],
+    ],
+  );
+});
+
+test("metric-not-reporting in a scrape cut late inside the inter-token latency family: a stage's empty TTFT is judged on its series read whole before the cut", () => {
+  const parsed = parseExposition(
+    cutInto(
+      omniTtftEmpty(['0']),
+      `vllm:inter_token_latency_seconds_bucket{${OMNI_LABELS},stage="2",replica="0",le="0.1"}`,
+      2,
+    ),
+  );
+  const found = metricNotReportingInScrape(parsed).map((f) => [f.stageId, f.family, f.evidence]);
+  assert.deepEqual(found, [
+    [
+      0,
+      'vllm:time_to_first_token_seconds',
+      'stage 0 replica 0: no TTFT sample while its inter-token latency has 4,048',
+    ],
+  ]);
+  assert.ok(
+    scrapeChecksDone(parsed).includes(
+      "Checked on the series read whole before the cut inside vllm:inter_token_latency_seconds: no stage's TTFT histogram is empty while its inter-token latency has samples; not checked on its series the cut reached or took.",
+    ),
+    scrapeChecksDone(parsed).join('\n'),
   );
 });

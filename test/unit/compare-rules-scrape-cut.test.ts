@@ -4,7 +4,8 @@
 // rule reading it is not evaluated (and says to take the scrape again), in whichever run the cut
 // is; a series known to be wrong in the candidate still fails as not measured. A series absent from
 // a scrape cut short before it (in its family or an earlier one) is unknown there too, its rule not
-// evaluated alike; one absent from a scrape read whole fails as not measured.
+// evaluated alike (absent from both scrapes, each cut short before it, too: take both again, and its
+// stage is no usage error); one absent from a scrape read whole fails as not measured.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
@@ -230,4 +231,54 @@ test('a series cut short in one scrape and absent from the other, cut short befo
     `the ${FAMILY} series of stage 1 is cut short in the baseline's scrape and the candidate's scrape is cut short before it, so stage 1 decode p50 is unknown in both, not measured (a capture cut short, not a lost measurement): take both scrapes again`,
   );
   assert.equal(checkRule(LIMIT, report).detail, cutBefore(FAMILY, 'decode p90', 'the candidate'));
+});
+
+test('a family absent from both scrapes, each cut short before it: not evaluated (take both scrapes again), failed only with failUnevaluated; a stage past both cuts is no usage error', () => {
+  // Both cut inside stage 1's prefill time (replica 0's in the baseline, replica 1's in the
+  // candidate): the decode time, after it, is in neither.
+  const PREFILL_BUCKET = (replica: string): string =>
+    `vllm:request_prefill_time_seconds_bucket{model_name="Qwen/Qwen3-TTS-12Hz-1.7B-CustomVoice",stage="1",replica="${replica}",le="0.5"}`;
+  const baseline = scrapeRun(cutInto(WHOLE_TEXT, PREFILL_BUCKET('0'), 2), 'baseline-cut.prom');
+  const candidate = scrapeRun(cutInto(WHOLE_TEXT, PREFILL_BUCKET('1'), 2), 'candidate-cut.prom');
+  const report = compareRuns(baseline, candidate);
+  const bothCut = (stage: string, quantile: string): string =>
+    `both runs' scrapes are cut short before the ${FAMILY} series of stage ${stage}, so stage ${stage} decode ${quantile} is unknown in both, not measured (a capture cut short, not a lost measurement): take both scrapes again`;
+  const stage0 = rule('stage0.decode.p99 > +5ms');
+  const results = [CHANGE, stage0, LIMIT].map((r) => checkRule(r, report));
+  assert.deepEqual(
+    results.map((r) => [r.outcome, r.failed, r.basis, r.detail]),
+    [
+      ['notEvaluated', false, null, bothCut('1', 'p50')],
+      ['notEvaluated', false, null, bothCut('0', 'p99')],
+      [
+        'notEvaluated',
+        false,
+        null,
+        `the candidate's scrape is cut short before the ${FAMILY} series of stage 1, so stage 1 decode p90 is unknown there, not measured (a capture cut short, not a lost measurement): take the candidate's scrape again`,
+      ],
+    ],
+  );
+  assert.deepEqual(
+    [CHANGE, stage0].map((r) => checkRule(r, report, { failUnevaluated: true }).failed),
+    [true, true],
+  );
+  // Whole, both runs lack the family: no series in the scrapes, as before.
+  const noDecode = WHOLE_TEXT.split('\n')
+    .filter((line) => !line.includes(FAMILY))
+    .join('\n');
+  assert.equal(
+    checkRule(CHANGE, compareRuns(scrapeRun(noDecode, 'a.prom'), scrapeRun(noDecode, 'b.prom'))).detail,
+    `no ${FAMILY} series for stage 1 in the scrapes`,
+  );
+  // Cut inside stage 0's TTFT in both: stage 1 is in no latency row read, and may be past the cut.
+  const TTFT_STAGE0 =
+    'vllm:time_to_first_token_seconds_bucket{model_name="Qwen/Qwen3-TTS-12Hz-1.7B-CustomVoice",stage="0",replica="0",le="5.0"}';
+  const early = (): RunData => scrapeRun(cutInto(WHOLE_TEXT, TTFT_STAGE0, 2), 'early-cut.prom');
+  const earlyReport = compareRuns(early(), early());
+  assert.deepEqual(ruleScopeErrors([CHANGE, rule('stage7.decode.p50 > +10%')], earlyReport), []);
+  assert.equal(checkRule(CHANGE, earlyReport).detail, bothCut('1', 'p50'));
+  // A stage no scrape shows, against a scrape read whole, is still a usage error.
+  assert.deepEqual(ruleScopeErrors([rule('stage7.decode.p50 > +10%')], compareRuns(whole(), early())), [
+    "--fail-if 'stage7.decode.p50 > +10%': neither run has stage 7; the runs have stage 0, stage 1 and request",
+  ]);
 });

@@ -13,14 +13,14 @@ import { caveatBesidesCut, cutSentenceOf } from '../metricsText/scrapeCut';
 import { REQUEST_SCOPE } from './types';
 import { stageRolesFromOf, type StageRolesFrom } from '../stageRoles';
 import { rolesThatFit, stageKindsOf } from '../analysis/roleFit';
-import { runStageRolesOf } from './runRoles';
+import { judgedRunStageRoles, runStageRolesOf } from './runRoles';
 import { stagesOfTwoPipelines } from './rulePipelines';
 import { unreadableInputFinding } from '../analysis/unreadableInput';
 import { precisionNotes } from './precisionNote';
 import { countOf } from '../numberText';
 import { runDataName } from './format';
 import { inputBreakOf } from './inputBreak';
-import { NO_REQUEST_STATS_AT_DEBUG_QUESTION } from '../analysis/noStageStats';
+import { noRequestStatsWhy } from './noRequestStats';
 
 function describeKind(run: RunData): string {
   if (run.samples !== null && run.histograms !== null) return 'per-request data and a /metrics scrape';
@@ -51,6 +51,7 @@ function summary(run: RunData): RunSummary {
     ...(run.bootCounts === undefined ? {} : { boot: run.bootCounts.boot }),
     ...(run.partialLogBytes === undefined ? {} : { partialLogBytes: run.partialLogBytes }),
     ...(run.samples?.debugLines === true ? { debugLines: true as const } : {}),
+    ...(run.scrapeCut === undefined ? {} : { scrapeCut: run.scrapeCut }),
   };
 }
 
@@ -132,9 +133,7 @@ export function compareRuns(baseline: RunData, candidate: RunData, options: Comp
       notes.push(
         unreadable !== undefined
           ? `The ${name} (${runDataName(run)}): ${unreadable.message}`
-          : run.samples.debugLines === true
-            ? `The ${name} (${runDataName(run)}) has no request stats: ${NO_REQUEST_STATS_AT_DEBUG_QUESTION}`
-            : `The ${name} (${runDataName(run)}) has no request stats: is it a vLLM-Omni server log written with --log-stats (and VLLM_LOGGING_LEVEL=DEBUG for the per-stage tables)?`,
+          : `The ${name} (${runDataName(run)}): 0 requests read: ${noRequestStatsWhy(run.samples)}`,
       );
     }
   }
@@ -304,7 +303,12 @@ export function compareRuns(baseline: RunData, candidate: RunData, options: Comp
 
 /** Where `roles`, `run`'s fitted roles, came from (as analyze and explain say it). */
 function rolesFrom(roles: Readonly<Record<string, string>>, run: RunData): StageRolesFrom {
-  return stageRolesFromOf(roles, run.samples?.servedModel ?? null, run.recordedStageRoles !== undefined);
+  return stageRolesFromOf(
+    roles,
+    run.samples?.servedModel ?? null,
+    run.recordedStageRoles !== undefined,
+    judgedRunStageRoles(run).fromLabels,
+  );
 }
 
 /**

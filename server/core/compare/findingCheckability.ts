@@ -1,9 +1,10 @@
 // What a run could show, for the findings diff: a finding read from the stats tables cannot
 // appear in a log that printed none (a server at INFO: [OmniTiming] lines only), a log's
 // finding in a scrape alone, a scrape's in a run without one, nor in a scrape cut short before
-// it read the finding's families whole. Its absence there is no change.
+// it read the finding's families whole (of a check read series by series, the finding's stage's
+// series of them). Its absence there is no change.
 import { readFromStatsTables } from '../analysis/tablesMissing';
-import { familyAmong, type ScrapeCutFamilies } from '../metricsText/scrapeCut';
+import { unreadFamily, type FamilyRead, type ScrapeCutFamilies } from '../metricsText/scrapeCut';
 import type { FindingCheckability, UncheckableReason } from './findingsDiff';
 import { scrapeFindingReads } from './scrapeFindings';
 import type { FindingCount, RunData, RunSamples } from './types';
@@ -18,17 +19,18 @@ function printedNoStatsTables(samples: RunSamples): boolean {
 
 /**
  * "inside A and before B": the families a finding is read from that a scrape cut short did not
- * read whole; '' when the finding's families are not known; null: it read them all.
+ * read whole (or, for a check read series by series, not the finding's stage's series of them);
+ * '' when the finding's families are not known; null: it read them all.
  */
-function whereCut(cut: ScrapeCutFamilies, reads: readonly (readonly string[])[] | null): string | null {
+function whereCut(cut: ScrapeCutFamilies, reads: readonly FamilyRead[] | null, stageId: number | null): string | null {
   if (reads === null) return '';
-  const inCut = (name: string): boolean => cut.cutInside !== null && familyAmong([cut.cutInside], name);
-  const unread = reads.filter((names) => !names.some((n) => familyAmong(cut.readWhole, n)));
+  const unread = reads.flatMap((read) => {
+    const missed = unreadFamily(cut, read, stageId);
+    return missed === null ? [] : [missed];
+  });
   if (unread.length === 0) return null;
-  // Of names any one of which serves, the one the cut broke off in, or else the first.
-  const named = unread.map((names) => names.find(inCut) ?? names[0] ?? '');
-  const inside = named.filter(inCut);
-  const before = named.filter((n) => !inCut(n));
+  const inside = unread.filter((u) => u.inside).map((u) => u.name);
+  const before = unread.filter((u) => !u.inside).map((u) => u.name);
   return [
     ...(inside.length === 0 ? [] : [`inside ${inside.join(' and ')}`]),
     ...(before.length === 0 ? [] : [`before ${before.join(' and ')}`]),
@@ -40,7 +42,7 @@ function whereCut(cut: ScrapeCutFamilies, reads: readonly (readonly string[])[] 
  * finding is read from (the one it broke off in, or one after it); null when it read them all.
  */
 function cutShortReason(cut: ScrapeCutFamilies, f: FindingCount, role: Role): string | null {
-  const where = whereCut(cut, scrapeFindingReads(f));
+  const where = whereCut(cut, scrapeFindingReads(f), f.stageId);
   if (where === null) return null;
   // The run lacking it: in the candidate it would read as gone, in the baseline as new.
   const not = role === 'candidate' ? 'not a finding gone' : 'not a new finding';

@@ -13,9 +13,10 @@
 //  - a /metrics series cut short in a scrape the rule reads (the text broke off inside it), or
 //    absent from a scrape cut short before it (in the family the text broke off in, or one after
 //    it), is unknown there, not missing: a capture problem, not the server ceasing to report it.
-//    The rule is `notEvaluated`, saying to take that scrape again, in either run or both; a
-//    series also known to be wrong (its caveat besides the cut) is judged by that. A series
-//    absent from a scrape read whole was lost (`unmeasured`, as above).
+//    The rule is `notEvaluated`, saying to take that scrape again, in either run or both (a series
+//    absent from both scrapes, each cut short before it, too); a series also known to be wrong
+//    (its caveat besides the cut) is judged by that. A series absent from a scrape read whole was
+//    lost (`unmeasured`, as above).
 //  - a rule that cannot be evaluated (metric measured in neither run or in the candidate
 //    only, a series cut short, a baseline of 0 for a % change) is `notEvaluated` with the
 //    reason, and fails only with `failUnevaluated`.
@@ -23,7 +24,7 @@
 //    not pass a gate as "not evaluated".
 import { groupedNumber } from '../numberText';
 import { QUEUE_TIME_FAMILY } from '../metricsText/downstreamQueueTime';
-import { caveatBesidesCut } from '../metricsText/scrapeCut';
+import { caveatBesidesCut, unreadFamily } from '../metricsText/scrapeCut';
 import { METRIC_INFO } from './metrics';
 import { scopeLabel, sideMissing, unknownText } from './format';
 import type { Rule } from './rules';
@@ -120,13 +121,40 @@ function findTarget(rule: Rule, report: ComparisonReport): Found {
       h.family === family &&
       (rule.scope === REQUEST_SCOPE ? h.labels['stage'] === undefined : h.labels['stage'] === rule.scope),
   );
-  if (rows.length === 0) return { basis: null, why: `no ${family} series for ${scope} in the scrapes` };
+  if (rows.length === 0) {
+    // Absent from every scrape the rule reads, each cut short before the series: unknown, not absent.
+    const cutBefore = runsCutShortBefore(rule, report, family);
+    return {
+      basis: null,
+      why:
+        cutBefore.length > 0
+          ? cutShortText(family, scope, `${what} ${rule.quantile}`, [], cutBefore)
+          : `no ${family} series for ${scope} in the scrapes`,
+    };
+  }
   if (rows.length > 1)
     return {
       basis: null,
       why: `${rows.length} ${family} series match ${scope} (per replica or label): the rule cannot pick one`,
     };
   return { basis: 'histogram', row: rows[0] };
+}
+
+/**
+ * The runs a rule reads ("the baseline", "the candidate"), each named when its scrape was cut short
+ * before the rule's series (the family it broke off in, past the stage's series read whole, or one
+ * after it); empty unless every run the rule reads was.
+ */
+function runsCutShortBefore(rule: Rule, report: ComparisonReport, family: string | undefined): string[] {
+  if (family === undefined) return [];
+  const stageId = rule.scope === REQUEST_SCOPE ? null : Number(rule.scope);
+  const read = { names: [family], perSeries: true as const };
+  const runs = rule.kind === 'absolute' ? (['candidate'] as const) : (['baseline', 'candidate'] as const);
+  const cutBefore = runs.filter((run) => {
+    const cut = report[run].scrapeCut;
+    return cut !== undefined && unreadFamily(cut, read, stageId) !== null;
+  });
+  return cutBefore.length === runs.length ? cutBefore.map((run) => `the ${run}`) : [];
 }
 
 type QuantilePair = Pick<
@@ -370,7 +398,7 @@ function cutShortText(
       ? `${series} is cut short in ${scrapes(cutIn)} and ${scrapes(unreadIn)} is cut short before it`
       : cutIn.length > 0
         ? `${series} is cut short in ${scrapes(cutIn)}`
-        : `${scrapes(unreadIn)} is cut short before ${series}`;
+        : `${scrapes(unreadIn)} ${unreadIn.length === 1 ? 'is' : 'are'} cut short before ${series}`;
   const runs = [...cutIn, ...unreadIn];
   const one = runs.length === 1 ? runs[0] : undefined;
   return `${why}, so ${what} is unknown ${one === undefined ? 'in both' : 'there'}, not measured (a capture cut short, not a lost measurement): take ${one === undefined ? 'both scrapes' : `${one}'s scrape`} again`;
@@ -442,8 +470,10 @@ function stagesOfRuns(report: ComparisonReport): string[] {
 /**
  * Rules naming a stage neither run has, each said with the stages the runs have: a usage
  * error (exit 2), as `explain --target` of a stage the log lacks is. A misspelt stage must
- * not pass a gate as "not evaluated". Then rules on a stage of runs that are two pipelines
- * (rulePipelines.ts), and rules on the prefill or decode of a one-output stage (oneOutputRefusal).
+ * not pass a gate as "not evaluated"; a stage absent from every scrape the rule reads, each cut
+ * short before its series, may be in the part not read: not evaluated, said so (checkRule). Then
+ * rules on a stage of runs that are two pipelines (rulePipelines.ts), and rules on the prefill or
+ * decode of a one-output stage (oneOutputRefusal).
  */
 export function ruleScopeErrors(rules: readonly Rule[], report: ComparisonReport): string[] {
   const stages = stagesOfRuns(report);
@@ -453,8 +483,11 @@ export function ruleScopeErrors(rules: readonly Rule[], report: ComparisonReport
     scope === REQUEST_SCOPE || stages.includes(perRequest ? scope : (scope.split('_')[0] ?? scope));
   const named = stages.map((s) => scopeLabel(s, report.stageRoles));
   const list = named.length === 0 ? 'no stage, only request' : `${named.join(', ')} and request`;
+  // Every scrape the rule reads cut short before its series: the stage may be in the part not read (checkRule says so).
+  const unread = (r: Rule): boolean =>
+    !perRequest && !r.scope.includes('_') && runsCutShortBefore(r, report, HISTOGRAM_FAMILY[r.metric]).length > 0;
   const missing = rules
-    .filter((r) => !has(r.scope))
+    .filter((r) => !has(r.scope) && !unread(r))
     .map(
       (r) => `--fail-if '${r.text}': neither run has ${scopeLabel(r.scope, report.stageRoles)}; the runs have ${list}`,
     );

@@ -6,7 +6,7 @@ import type { ParsedExposition } from '../metricsText/model';
 import { DIFFUSION_PREPROCESS_FAMILY } from '../metricsText/preprocessZeros';
 import { metricNotReportingInScrape, notReportingReads } from '../explain/metricNotReporting';
 import { CODEC_TTFT_SIGNATURE_READS } from '../metricsText/codecTtftSignature';
-import { caveatBesidesCut, WHOLE_INPUT, type ScrapeEnd } from '../metricsText/scrapeCut';
+import { caveatBesidesCut, WHOLE_INPUT, type FamilyRead, type ScrapeEnd } from '../metricsText/scrapeCut';
 import type { FindingCount, HistogramRow } from './types';
 
 const TTFT_FAMILY = 'vllm:time_to_first_token_seconds';
@@ -70,16 +70,16 @@ export function scrapeFindings(
 }
 
 /**
- * The /metrics families a finding of scrapeFindings is read from, each as the names any one of
- * which serves: a scrape that did not read one of them whole could not show it. null: a finding
+ * The /metrics families a finding of scrapeFindings is read from (FamilyRead): a scrape that did
+ * not read one of them (or its stage's series of it) whole could not show it. null: a finding
  * these do not give (its families not known).
  */
-export function scrapeFindingReads(f: FindingCount): readonly (readonly string[])[] | null {
+export function scrapeFindingReads(f: FindingCount): readonly FamilyRead[] | null {
   switch (f.code) {
     case 'ttft-not-recorded':
       return CODEC_TTFT_SIGNATURE_READS;
     case 'diffusion-zero-ambiguous':
-      return [[DIFFUSION_PREPROCESS_FAMILY]];
+      return [{ names: [DIFFUSION_PREPROCESS_FAMILY], perSeries: true }];
     case 'metric-not-reporting':
       return notReportingReads(f);
     default:

@@ -422,6 +422,12 @@ export interface RunSummary {
   readonly partialLogBytes?: number;
   /** Its log has a line at DEBUG (RunSamples.debugLines): a run of [OmniTiming] lines only did not run at INFO; absent otherwise. */
   readonly debugLines?: true;
+  /**
+   * Its /metrics scrape was cut short (RunData.scrapeCut): the families it read whole, the one it
+   * broke off in and that family's stages read whole before the cut; a series of any other is
+   * unknown in this run. Absent: read whole, or where it broke off is not known.
+   */
+  readonly scrapeCut?: ScrapeCutFamilies;
 }
 
 export interface ComparisonReport {

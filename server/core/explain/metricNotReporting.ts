@@ -16,7 +16,7 @@ import type { Finding } from '../analysis/types';
 import { labelsKey, stageIdOf } from '../metricsText/labels';
 import { findOneOutputStages, type OneOutputStage } from '../metricsText/oneOutputSignature';
 import { canonicalMetricName, findFamily } from '../metricsText/metricNames';
-import { cutFamilyOf, WHOLE_INPUT, type ScrapeEnd } from '../metricsText/scrapeCut';
+import { cutFamilyOf, WHOLE_INPUT, type FamilyRead, type ScrapeEnd } from '../metricsText/scrapeCut';
 import type { HistogramFamily, Labels, MetricFamily, ParsedExposition, ScalarFamily } from '../metricsText/model';
 import { groupedNumber } from '../numberText';
 import { inClockWindow, type ClockWindow } from './timeWindow';
@@ -97,19 +97,21 @@ function oneOutputKeys(stages: readonly OneOutputStage[]): Set<string> {
 const stageText = (labels: Labels): string => `stage ${labels['stage'] ?? '?'} replica ${labels['replica'] ?? '?'}`;
 
 /**
- * The families a metric-not-reporting finding of a scrape is read from, each as the names any one
- * of which serves: KV-cache usage with the running requests; a stage's TTFT with its inter-token
- * latency; any other family with a family counting finished requests.
+ * The families a metric-not-reporting finding of a scrape is read from: KV-cache usage with the
+ * running requests; a stage's TTFT with its inter-token latency (series by series: a stage's
+ * series read whole before a cut inside that family serve); any other family with a family
+ * counting finished requests (any one of them).
  */
 export function notReportingReads(f: {
   readonly stageId: number | null;
   readonly family?: string;
-}): readonly (readonly string[])[] {
+}): readonly FamilyRead[] {
   if (f.family === undefined) return [];
   const family = canonicalMetricName(f.family);
-  if (family === KV_USAGE_FAMILY) return [[KV_USAGE_FAMILY], [RUNNING_FAMILY]];
-  if (family === TTFT_FAMILY && f.stageId !== null) return [[TTFT_FAMILY], [ITL_FAMILY]];
-  return [[family], FINISHED_FAMILIES];
+  if (family === KV_USAGE_FAMILY) return [{ names: [KV_USAGE_FAMILY] }, { names: [RUNNING_FAMILY] }];
+  if (family === TTFT_FAMILY && f.stageId !== null)
+    return [{ names: [TTFT_FAMILY] }, { names: [ITL_FAMILY], perSeries: true }];
+  return [{ names: [family] }, { names: FINISHED_FAMILIES }];
 }
 
 /** KV-cache usage against running requests per (stage, replica), over one or more scrapes. */
@@ -203,9 +205,12 @@ export function metricNotReportingInScrape(
     }
   }
   // A stage's TTFT without samples while its ITL has some (unless the whole family is silent, reported above).
+  // Series by series: in an ITL family the scrape broke off in, a series the cut reached has no
+  // count and one after it is absent, so only those read whole are judged. A TTFT family cut is
+  // not judged: whether the whole family is silent is unknown.
   const ttft = familyOf(exposition, TTFT_FAMILY);
   const itl = familyOf(exposition, ITL_FAMILY);
-  if (ttft !== undefined && itl !== undefined && ttft !== cut && itl !== cut && !silentFamilies.has(TTFT_FAMILY)) {
+  if (ttft !== undefined && itl !== undefined && ttft !== cut && !silentFamilies.has(TTFT_FAMILY)) {
     const itlBy = new Map(
       amounts(itl).map((a) => [`${a.labels['stage'] ?? ''}/${a.labels['replica'] ?? ''}`, a.amount]),
     );
@@ -276,9 +281,11 @@ export function scrapeChecksDone(exposition: ParsedExposition, end: ScrapeEnd = 
   const itl = familyOf(exposition, ITL_FAMILY);
   if (ttft !== undefined && itl !== undefined)
     out.push(
-      cut === ttft || cut === itl
+      cut === ttft
         ? `Not checked: whether a stage's TTFT histogram is empty while its inter-token latency has samples, ${cutText(cut.name)}.`
-        : "Checked: no stage's TTFT histogram is empty while its inter-token latency has samples.",
+        : cut === itl
+          ? `Checked on the series read whole before the cut inside ${itl.name}: no stage's TTFT histogram is empty while its inter-token latency has samples; not checked on its series the cut reached or took.`
+          : "Checked: no stage's TTFT histogram is empty while its inter-token latency has samples.",
     );
   const kv = familyOf(exposition, KV_USAGE_FAMILY);
   const running = familyOf(exposition, RUNNING_FAMILY);

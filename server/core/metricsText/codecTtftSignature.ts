@@ -24,6 +24,7 @@
 import { replicaIdOf, stageIdOf } from './labels';
 import type { HistogramSeries, Labels, ParsedExposition } from './model';
 import { nonFiniteSampleText } from './sampleLine';
+import type { FamilyRead } from './scrapeCut';
 import {
   DECODE_FAMILY,
   ITL_FAMILIES,
@@ -70,10 +71,13 @@ const REQUEST_TPOT = REQUEST_TPOT_FAMILY;
 export const CODEC_TTFT_FAMILIES: ReadonlySet<string> = new Set([TTFT, ...ITL, PREFILL, DECODE, REQUEST_TPOT]);
 
 /**
- * The families the signature is read from, each as the names any one of which serves: a stage's
- * TTFT and its inter-token latency (the clues only corroborate).
+ * The families the signature is read from, series by series: a stage's TTFT and its inter-token
+ * latency, under the first of its names the scrape has (the clues only corroborate).
  */
-export const CODEC_TTFT_SIGNATURE_READS: readonly (readonly string[])[] = [[TTFT], ITL];
+export const CODEC_TTFT_SIGNATURE_READS: readonly FamilyRead[] = [
+  { names: [TTFT], perSeries: true },
+  { names: ITL, firstOf: true, perSeries: true },
+];
 
 /** Observations above the highest finite bound, or 0 when the buckets cannot say. */
 function beyondFiniteBuckets(series: HistogramSeries): { count: number; bound: number } {

@@ -44,13 +44,75 @@ export interface ScrapeCutFamilies {
   readonly readWhole: readonly string[];
   /** The family (canonical name) the cut may have reached; null: cut between families. */
   readonly cutInside: string | null;
+  /**
+   * Of the family it broke off in, a histogram's or a summary's, the stages (`stage` label values)
+   * whose every series there was read whole before the cut (a series whole only once its `_count`
+   * and a line after it were read: seriesAtCut.ts). Absent or empty: none known; a counter's or a
+   * gauge's series on the line cut leaves no trace to tell its stage by.
+   */
+  readonly stagesReadWholeInCut?: readonly string[];
+}
+
+/** The stages whose every histogram or summary series of `family` was read whole (none cut); empty for a counter or gauge. */
+function stagesReadWhole(family: MetricFamily): string[] {
+  if (family.type !== 'histogram' && family.type !== 'summary') return [];
+  const whole = new Map<string, boolean>();
+  for (const series of family.series) {
+    const stage = series.labels['stage'];
+    if (stage !== undefined) whole.set(stage, (whole.get(stage) ?? true) && series.cut !== true);
+  }
+  return [...whole].filter(([, w]) => w).map(([stage]) => stage);
 }
 
 /** The families a scrape cut short read whole and the one it broke off in; null: the scrape is whole. */
 export function scrapeCutFamilies(parsed: ParsedExposition, end: ScrapeEnd = WHOLE_INPUT): ScrapeCutFamilies | null {
   const readWhole = familiesReadWhole(parsed, end);
   if (readWhole === null) return null;
-  return { readWhole, cutInside: cutFamilyOf(parsed, end)?.canonicalName ?? null };
+  const cut = cutFamilyOf(parsed, end);
+  const stages = cut === null ? [] : stagesReadWhole(cut);
+  return {
+    readWhole,
+    cutInside: cut?.canonicalName ?? null,
+    ...(stages.length === 0 ? {} : { stagesReadWholeInCut: stages }),
+  };
+}
+
+/**
+ * Families a check reads: `names`, any one of which serves, or (`firstOf`) the first of which the
+ * scrape has is the one read (the inter-token latency under its newer name, else its older one:
+ * itlSeries), whatever the others hold. `perSeries`: the check reads the family series by series,
+ * so in the family a scrape broke off in, a stage's series read whole before the cut serve.
+ */
+export interface FamilyRead {
+  readonly names: readonly string[];
+  readonly firstOf?: true;
+  readonly perSeries?: true;
+}
+
+/**
+ * Whether a scrape cut short read what a check of `stageId` (null: every stage) reads of `read`:
+ * null when it did; else the name it did not read whole (the one the cut broke off in, or one
+ * absent from its text, which may be after the cut), and whether the cut is inside it.
+ */
+export function unreadFamily(
+  cut: ScrapeCutFamilies,
+  read: FamilyRead,
+  stageId: number | null,
+): { readonly name: string; readonly inside: boolean } | null {
+  const inCut = (name: string): boolean => cut.cutInside !== null && familyAmong([cut.cutInside], name);
+  const whole = (name: string): boolean => familyAmong(cut.readWhole, name);
+  const stageWhole = (name: string): boolean =>
+    read.perSeries === true &&
+    stageId !== null &&
+    inCut(name) &&
+    (cut.stagesReadWholeInCut ?? []).includes(String(stageId));
+  const present = read.names.filter((n) => whole(n) || inCut(n));
+  // The one a check of the first name the scrape has reads; of names any one of which serves, each.
+  const used = read.firstOf === true ? present.slice(0, 1) : read.names;
+  if (used.some((n) => whole(n) || stageWhole(n))) return null;
+  // None in its text: any may be after the cut, the first named.
+  const name = used.find(inCut) ?? read.names[0] ?? '';
+  return { name, inside: inCut(name) };
 }
 
 /**
