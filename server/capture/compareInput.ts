@@ -137,7 +137,7 @@ function namedAsSession(run: RunData, meta: SessionMeta): RunData {
 }
 
 export type LogSessionScrape = Pick<RunData, 'histograms'> &
-  Partial<Pick<RunData, 'scrapeFindings' | 'exposedHistogramSeries' | 'scrapeBreak' | 'scrapeCut'>>;
+  Partial<Pick<RunData, 'scrapeFindings' | 'exposedHistogramSeries' | 'scrapeBreak' | 'scrapeCut' | 'problemCount'>>;
 
 /**
  * What a session with a log says of its /metrics endpoint: its last scrape's text read as a saved copy
@@ -154,6 +154,8 @@ export function scrapeOfLogSession(files: SessionFiles, source: string): LogSess
       exposedHistogramSeries: run.exposedHistogramSeries,
       scrapeBreak: run.scrapeBreak,
       scrapeCut: run.scrapeCut,
+      // Its unreadable lines, counted as a saved copy of the scrape counts them.
+      problemCount: run.problemCount,
     };
   }
   const rows = files.lastScrape();
@@ -203,7 +205,7 @@ async function loadSessionFolder(dir: string, source: string, options: LoadRunOp
   };
   const samples = reader.end((read) => runStageRolesOf({ source, ...names, samples: read }));
   // A scrape's histograms count every request since the server last started, not one boot's: with a boot selected they are left out.
-  const scrape =
+  const scrape: LogSessionScrape =
     options.boot === undefined || options.boot === null ? scrapeOfLogSession(files, source) : { histograms: null };
   // A scrape-only session has no captured log: it has no per-request data, not "0 requests".
   return {
@@ -212,7 +214,7 @@ async function loadSessionFolder(dir: string, source: string, options: LoadRunOp
     kind: 'session',
     samples: chunks === 0 ? null : samples,
     ...scrape,
-    problemCount: reader.problemCount,
+    problemCount: reader.problemCount + (scrape.problemCount ?? 0),
     ...bootOf(reader),
   };
 }

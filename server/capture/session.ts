@@ -166,6 +166,16 @@ export class Session {
     return this.analysis.summary(maxRequestIds);
   }
 
+  /** The parse problems of its log, without those its endpoint's scrapes listed (compare counts its last scrape's instead). */
+  logProblemCount(): number {
+    return this.analysis.problemCount - this.scrapeProblemLedger.listed.length;
+  }
+
+  /** The model the log says it serves (its first start-up's), or null. */
+  servedModel(): string | null {
+    return this.analysis.servedModel();
+  }
+
   /** The log has a line at DEBUG (AnalysisSnapshot.debugLines). */
   get debugLines(): boolean {
     return this.analysis.debugLines;
@@ -298,7 +308,22 @@ export class Session {
    */
   applyScrapeProblems(exposition: ParsedExposition): void {
     const fresh = this.scrapeProblemLedger.fresh(scrapeProblemsOf(exposition));
-    if (fresh.length > 0) this.analysis.ingest({ records: [], problems: fresh });
+    if (fresh.length === 0) return;
+    this.analysis.ingest({ records: [], problems: fresh });
+    // Kept with the session, as the scrape's findings are: its bytes are not stored, so a replay cannot find them.
+    this.files.saveScrapeProblems(this.scrapeProblemLedger.listed);
+  }
+
+  /**
+   * The malformed lines the endpoint's scrapes listed, as stored (a saved session opened again, or
+   * one another window captures): those not listed here yet. The stored list only grows at its end.
+   */
+  private readStoredScrapeProblems(): void {
+    const stored = this.files.lastScrapeProblems() ?? [];
+    const more = stored.slice(this.scrapeProblemLedger.listed.length);
+    if (more.length === 0) return;
+    this.scrapeProblemLedger.restore(more);
+    this.analysis.ingest({ records: [], problems: more });
   }
 
   /** What an imported scrape's text says besides its stored rows: its findings and unreadable lines (nothing is written). */
@@ -336,6 +361,7 @@ export class Session {
    * capture has ended, so the streams end too; otherwise more will follow (followStored).
    */
   async replayStored(reader: StoredChunkReader, final: boolean): Promise<void> {
+    this.readStoredScrapeProblems();
     for await (const chunk of reader.read(final)) this.ingest(chunk, 'replay');
     if (final) this.endStreams();
     // Still being captured elsewhere: the stream has been quiet since its last chunk was stored.
@@ -351,7 +377,9 @@ export class Session {
       this.scrapeFindings = null;
       this.counters = null;
     }
-    let read = false;
+    const problems = this.analysis.problemCount;
+    this.readStoredScrapeProblems();
+    let read = this.analysis.problemCount !== problems;
     for await (const chunk of reader.read(false)) {
       this.ingest(chunk, 'follow');
       read = true;
@@ -361,6 +389,7 @@ export class Session {
 
   /** The capture of a followed session ended (or its window is gone): the last bytes, then the streams end. */
   async finishStored(reader: StoredChunkReader): Promise<void> {
+    this.readStoredScrapeProblems();
     for await (const chunk of reader.read(true)) this.ingest(chunk, 'follow');
     this.endStreams();
     this.events.changed(this);

@@ -10,6 +10,7 @@
 //   scrape.json    histogram rows of the last good /metrics scrape
 //   scrape-findings.json  what the /metrics scrapes said of metrics that do not report
 //   scrape-counters.json  the last scrape's preemption and speech stream counters
+//   scrape-problems.json  the malformed lines the endpoint's scrapes listed as parse problems
 //   scrape.prom    the text of an endpoint's last good /metrics scrape, as it was served
 import {
   closeSync,
@@ -31,6 +32,8 @@ import { histogramSummariesFromJson } from '../core/metricsText/scrapeSummary';
 import type { Finding } from '../core/analysis/types';
 import { scrapeFindingsFromJson } from './storage/storedScrapeFindings';
 import { scrapeCountersFromJson, type ScrapeCounters } from './storage/storedScrapeCounters';
+import { scrapeProblemsFromJson } from './storage/storedScrapeProblems';
+import type { ParseProblem } from '../core/records';
 import { indexLine } from './storage/chunkIndex';
 import { parseSessionMeta, type MetaCheck, type SessionMeta } from './storage/storedMeta';
 import { StoredChunkReader, type StoredChunk } from './storage/storedChunks';
@@ -172,6 +175,16 @@ export class SessionFiles {
   /** The stored scrape findings; null when none were stored (a session of an older build, or one that scraped nothing). */
   lastScrapeFindings(): Finding[] | null {
     return this.readJson('scrape-findings.json', scrapeFindingsFromJson);
+  }
+
+  /** Each listed malformed line once (ScrapeProblemLedger): written when a scrape adds one. */
+  saveScrapeProblems(problems: readonly ParseProblem[]): void {
+    this.writeWhole('scrape-problems.json', JSON.stringify(problems.map(({ line, message }) => ({ line, message }))));
+  }
+
+  /** The stored scrape problems; null when none were stored (a session whose scrapes had none, or of an older build). */
+  lastScrapeProblems(): ParseProblem[] | null {
+    return this.readJson('scrape-problems.json', scrapeProblemsFromJson);
   }
 
   /** Written only when they changed, as the findings are. */

@@ -45,10 +45,19 @@ async function sessionRun(
     ...(info.stageRoles === undefined ? {} : { recordedStageRoles: info.stageRoles }),
     kind: 'session',
     samples: hasLog
-      ? runSamplesFromAnalysis({ requests: session.requests(), findings, debugLines: session.debugLines }, excludeCold)
+      ? runSamplesFromAnalysis(
+          {
+            requests: session.requests(),
+            findings,
+            debugLines: session.debugLines,
+            servedModel: session.servedModel(),
+          },
+          excludeCold,
+        )
       : null,
     ...scrape,
-    problemCount: info.problemCount,
+    // Its log's unreadable lines and its last scrape's, as `compare <folder>` counts them.
+    problemCount: session.logProblemCount() + (scrape.problemCount ?? 0),
   };
   return { run, name };
 }

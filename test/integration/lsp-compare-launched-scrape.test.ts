@@ -2,7 +2,8 @@
 // over a real connection to the language server, live and from its saved session folder with
 // `stage-lens compare` as a real child process: the scrape's histograms are read as a saved copy of
 // its last scrape is, a stage's replicas added (one row of 150, not two rows of 75), the same in
-// the editor and the CLI.
+// the editor and the CLI; its unreadable lines counted alike too: its log's and its last scrape's
+// (not every line its earlier scrapes could not read).
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -12,6 +13,7 @@ import { cliCompare, withSources } from './support/compareReport';
 import { metricsEndpoint } from './support/metricsEndpoint';
 import { runCli } from './support/cliProcess';
 import { waitFor } from './support/waitFor';
+import { cutInsideLine, tokensBody } from './support/cutScrape';
 
 const storage = storageForFile('stage-lens-compare-launched-scrape-');
 const FIXTURES = path.resolve(__dirname, '..', 'fixtures');
@@ -81,4 +83,52 @@ test('compare names a log’s stages in its findings by the roles its tables nam
     ],
   );
   for (const f of compared.findings) assert.ok(analyzeMessages.includes(f.message), f.message);
+});
+
+test('a launched session whose scrapes had unreadable lines, the last one cut short: the same count and notes in the editor and from its folder', async () => {
+  const whole = tokensBody();
+  const withLine = (line: string): string => whole.replace('\n# TYPE', `\n${line}\n# TYPE`);
+  const endpoint = await metricsEndpoint(withLine('this is not a metric line {'));
+  const lsp = await startLanguageServer(storage);
+  const serve = `process.stdout.write(require('fs').readFileSync(${JSON.stringify(LOG)})); setInterval(() => {}, 1000);`;
+  const launched = await lsp.request('stageLens/launch', {
+    argv: [process.execPath, '-e', serve],
+    cwd: FIXTURES,
+    metricsUrl: endpoint.url,
+  });
+  await lsp.requestsRead(launched.id, 5);
+  await waitFor('a scrape', () => (endpoint.served() > 0 ? true : undefined));
+  // The last scrapes: another unreadable line, and the body cut inside a line.
+  endpoint.serve(cutInsideLine(withLine('vllm:other{ 2')));
+  const from = endpoint.served();
+  await waitFor('two more scrapes', () => (endpoint.served() >= from + 2 ? true : undefined));
+  await waitFor('the cut in the summary', async () =>
+    (await lsp.request('stageLens/summary', { sessionId: launched.id })).findings.some(
+      (f) => f.code === 'input-cut-short',
+    )
+      ? true
+      : undefined,
+  );
+  await lsp.request('stageLens/stop', { sessionId: launched.id });
+  // The session lists all three lines its scrapes could not read.
+  assert.equal((await lsp.session(launched.id))?.problemCount, 3);
+
+  const { report } = await lsp.request('stageLens/compare', {
+    baseline: { sessionId: launched.id },
+    candidate: { sessionId: launched.id },
+  });
+  // The log has none; the last scrape two: its other line and the line it ends inside.
+  assert.equal(report.baseline.problemCount, 2);
+  assert.ok(
+    report.notes.includes(
+      'Unreadable lines or series: 2 in the baseline, 2 in the candidate (skipped; `stage-lens analyze` lists them).',
+    ),
+    report.notes.join('\n'),
+  );
+  const folder = path.join(storage, 'sessions', launched.id);
+  const cli = cliCompare(folder, folder);
+  assert.deepEqual(
+    withSources(cli.json, folder, folder),
+    withSources(report, report.baseline.source, report.candidate.source),
+  );
 });

@@ -4,7 +4,7 @@
 // every stage seen has one and none contradicts what its stage printed. The evidence is
 // gathered as requests arrive (a few field reads per stage), so the CLI, the findings and the
 // editor's session names all judge by the same requests.
-import { outputsAudio } from '../stageRoles';
+import { outputsAudio, stageRolesOfLog } from '../stageRoles';
 import type { FieldMap } from '../values';
 import type { AnalyzedRequest, StageKind } from './types';
 
@@ -135,4 +135,27 @@ export function rolesThatFit(
 ): Readonly<Record<string, string>> {
   if (Object.keys(roles).length === 0) return roles;
   return roleMisfit(roles, stages) === null ? roles : {};
+}
+
+/** A log's stage roles as judged, and whether they are the names its server printed for its stages. */
+export interface JudgedStageRoles {
+  readonly roles: Readonly<Record<string, string>>;
+  readonly fromLabels: boolean;
+}
+
+/**
+ * A log's stage roles, as a session, analyze, explain and compare all judge them: the names the
+ * server printed for its stages (`0:thinker` columns, which no file name outranks), else those of
+ * the pipeline the model it serves names, else `named()` (a saved session's recorded roles, the
+ * names of its files); {} where the stages' own output contradicts them.
+ */
+export function judgeStageRoles(
+  servedModel: string | null,
+  named: () => Readonly<Record<string, string>>,
+  stages: readonly StageOutput[],
+): JudgedStageRoles {
+  const labelled = labelledRoles(stages);
+  const printed = Object.keys(labelled).length > 0;
+  const roles = rolesThatFit(printed ? labelled : stageRolesOfLog(servedModel, named), stages);
+  return { roles, fromLabels: printed && Object.keys(roles).length > 0 };
 }

@@ -4,7 +4,10 @@
 // (O(log n) per rank). The tail is merged into the body only when it grows large, so a
 // live summary of 100k requests stays cheap at every refresh. A body with few distinct values
 // (batch sizes, token counts, sample rates: a third of a log's samples) is kept as runs, each
-// distinct value once with where its run ends, at a fraction of the memory.
+// distinct value once with where its run ends, at a fraction of the memory. A merge writes the
+// body in place, from the end, into chunks (or runs) with room: it allocates only what the new
+// samples need. A copy of the body per merge would be garbage that outlives the young
+// generation and waits for a full collection: a one-shot read's peak memory grew with it.
 import type { Distribution } from './types';
 
 const MERGE_AT = 4096;
@@ -17,15 +20,28 @@ const MERGE_AT = 4096;
  */
 const FIRST_MERGE_AT = 16;
 
+/** Samples per chunk of the body (16 KB of thousandths): the body grows a chunk at a time. */
+const CHUNK_BITS = 12;
+const CHUNK = 1 << CHUNK_BITS;
+const CHUNK_MASK = CHUNK - 1;
+
+type Samples = Int32Array | Float64Array;
+
 /** k when v === k / 1000 exactly for an int32 k (3-decimal log values), else null. */
 function scaledOf(v: number): number | null {
   const k = Math.round(v * 1000);
   return k >= -0x7fffffff && k <= 0x7fffffff && k / 1000 === v && !Object.is(v, -0) ? k : null;
 }
 
-/** The values as Int32 thousandths, or null when one is not a 3-decimal value. */
+/** Where scaledCopy writes up to MERGE_AT values: a merge's copy is read before the next is made. */
+const SCALED_SCRATCH = new Int32Array(MERGE_AT);
+
+/**
+ * The values as Int32 thousandths, or null when one is not a 3-decimal value. Up to MERGE_AT
+ * values are written over the last call's: read them before calling it again.
+ */
 function scaledCopy(values: Float64Array): Int32Array | null {
-  const out = new Int32Array(values.length);
+  const out = values.length <= MERGE_AT ? SCALED_SCRATCH.subarray(0, values.length) : new Int32Array(values.length);
   for (let i = 0; i < values.length; i++) {
     const k = scaledOf(values[i]);
     if (k === null) return null;
@@ -49,12 +65,19 @@ function sortAscending<T extends Float64Array>(values: T): T {
 
 export class SampleSet {
   /**
-   * Sorted merged samples: thousandths in an Int32Array while every sample is a 3-decimal
+   * Sorted merged samples: thousandths in Int32Arrays while every sample is a 3-decimal
    * value (half the memory of doubles, exact), doubles once one is not.
    */
-  private body: Int32Array | Float64Array = new Int32Array(0);
-  /** null: `body` holds every sample; else body[r] is the value of run r, which ends before index runEnds[r]. */
+  private chunks: Samples[] = [];
+  /**
+   * null: the body is every sample, sample i at chunks[i >> CHUNK_BITS][i & CHUNK_MASK] (the
+   * first chunk grows up to CHUNK, the next ones are CHUNK long); else the body is runs:
+   * runValues[r] is the value of run r < runCount, which ends before index runEnds[r] (both
+   * arrays have room for more runs: a merge writes its runs in place, from the end).
+   */
   private runEnds: Int32Array | null = null;
+  private runValues: Samples = new Int32Array(0);
+  private runCount = 0;
   private bodyCount = 0;
   private scaled = true;
   /** Samples not merged into the body yet: tail[0, tailLength), a typed buffer grown up to MERGE_AT. */
@@ -66,6 +89,14 @@ export class SampleSet {
   private mergeAt = FIRST_MERGE_AT;
   private total = 0;
   private largest = Number.NEGATIVE_INFINITY;
+
+  /**
+   * @param keepsTail keep the tail's buffer after a merge, for the next samples, instead of
+   *        letting it go and growing a new one from 8 samples: for a reader that adds to the end
+   *        and queries once, whose sets would otherwise leave ~64 KB of regrown buffers per merge
+   *        to a full collection; the set holds up to 32 KB more until it goes
+   */
+  constructor(private readonly keepsTail = false) {}
 
   add(value: number): void {
     if (this.tailLength === this.tail.length) this.growTail();
@@ -103,14 +134,18 @@ export class SampleSet {
 
   /** Bytes held by the samples. */
   get bytes(): number {
-    return this.body.byteLength + (this.runEnds?.byteLength ?? 0) + this.tail.byteLength;
+    let n = this.runValues.byteLength + (this.runEnds?.byteLength ?? 0) + this.tail.byteLength;
+    for (const chunk of this.chunks) n += chunk.byteLength;
+    return n;
   }
 
   /** An independent set with the same samples (added in the same order: the same mean). */
   copy(): SampleSet {
-    const copy = new SampleSet();
-    copy.body = this.body.slice();
+    const copy = new SampleSet(this.keepsTail);
+    copy.chunks = this.chunks.map((chunk) => chunk.slice());
+    copy.runValues = this.runValues.slice();
     copy.runEnds = this.runEnds === null ? null : this.runEnds.slice();
+    copy.runCount = this.runCount;
     copy.bodyCount = this.bodyCount;
     copy.scaled = this.scaled;
     copy.tail = this.tail.slice();
@@ -129,15 +164,15 @@ export class SampleSet {
   /** The i-th smallest merged sample, in the body's units (thousandths while scaled). */
   private bodyAt(i: number): number {
     const ends = this.runEnds;
-    if (ends === null) return this.body[i];
+    if (ends === null) return this.chunks[i >> CHUNK_BITS][i & CHUNK_MASK];
     let lo = 0;
-    let hi = ends.length - 1;
+    let hi = this.runCount - 1;
     while (lo < hi) {
       const mid = (lo + hi) >> 1;
       if (ends[mid] > i) hi = mid;
       else lo = mid + 1;
     }
-    return this.body[lo];
+    return this.runValues[lo];
   }
 
   distribution(): Distribution | null {
@@ -217,60 +252,205 @@ export class SampleSet {
     const scaledTail = this.scaled ? scaledCopy(tail) : null;
     if (scaledTail !== null) scaledTail.sort();
     else {
-      if (this.scaled) {
-        this.body = Float64Array.from(this.body, (k) => k / 1000);
-        this.scaled = false;
-      }
+      if (this.scaled) this.unscale();
       this.sortTail();
     }
-    const n = this.bodyCount + tail.length;
-    const merged =
-      scaledTail !== null
-        ? mergeSorted(this.flatBody(), scaledTail, new Int32Array(n))
-        : mergeSorted(this.flatBody(), tail, new Float64Array(n));
-    this.keepBody(merged);
-    // A set stays alive for the whole session: its full 32 KB tail is let go, not kept empty.
-    this.tail = new Float64Array(8);
+    const sorted = scaledTail ?? tail;
+    if (this.runEnds === null) this.mergeIntoChunks(sorted);
+    else this.mergeIntoRuns(sorted);
+    // A session's set stays alive for the whole session: its full 32 KB tail is let go, not kept empty.
+    if (!this.keepsTail) this.tail = new Float64Array(8);
     this.tailLength = 0;
     this.sortedUpTo = 0;
     this.mergeAt = Math.min(this.mergeAt * 2, MERGE_AT);
   }
 
-  /** The body with every sample (runs expanded). */
-  private flatBody(): Int32Array | Float64Array {
-    const ends = this.runEnds;
-    if (ends === null) return this.body;
-    const out = this.scaled ? new Int32Array(this.bodyCount) : new Float64Array(this.bodyCount);
-    let from = 0;
-    for (let r = 0; r < ends.length; r++) {
-      out.fill(this.body[r], from, ends[r]);
-      from = ends[r];
-    }
-    return out;
+  /** The body from thousandths to doubles (a sample that is not a 3-decimal value came). */
+  private unscale(): void {
+    this.chunks = this.chunks.map((chunk) => Float64Array.from(chunk, (k) => k / 1000));
+    this.runValues = Float64Array.from(this.runValues, (k) => k / 1000);
+    this.scaled = false;
   }
 
-  /** Keeps sorted samples as they are, or as runs when that takes at most half the memory. */
-  private keepBody(sorted: Int32Array | Float64Array): void {
-    const n = sorted.length;
-    let distinct = n === 0 ? 0 : 1;
-    for (let i = 1; i < n; i++) if (sorted[i] !== sorted[i - 1]) distinct++;
-    const width = sorted.BYTES_PER_ELEMENT;
-    this.bodyCount = n;
-    if (distinct * (width + 4) * 2 > n * width) {
-      this.body = sorted;
-      this.runEnds = null;
-      return;
+  /** An empty chunk of the body's kind (thousandths or doubles). */
+  private newChunk(length: number): Samples {
+    return this.scaled ? new Int32Array(length) : new Float64Array(length);
+  }
+
+  /** Room in the chunks for `count` samples: the first chunk grown (up to CHUNK), then whole chunks added. */
+  private reserve(count: number): void {
+    const chunks = this.chunks;
+    const first = chunks[0];
+    if (first === undefined || (chunks.length === 1 && first.length < CHUNK && first.length < count)) {
+      const grown = this.newChunk(Math.min(CHUNK, Math.max(count, 2 * (first?.length ?? 0))));
+      if (first !== undefined) grown.set(first);
+      chunks[0] = grown;
     }
-    const values = this.scaled ? new Int32Array(distinct) : new Float64Array(distinct);
+    while (chunks.length * CHUNK < count) chunks.push(this.newChunk(CHUNK));
+  }
+
+  /**
+   * Merges the sorted new samples into the sorted chunks in place, from the end: each write
+   * lands at or after the body sample it reads next, so nothing is read after it is
+   * overwritten. On a tie the body's sample comes first, as in mergeSorted.
+   */
+  private mergeIntoChunks(fresh: Samples): void {
+    const n = this.bodyCount;
+    const m = fresh.length;
+    this.reserve(n + m);
+    const chunks = this.chunks;
+    let i = n - 1;
+    let k = n + m - 1;
+    for (let j = m - 1; j >= 0; k--) {
+      const v = fresh[j];
+      if (i >= 0) {
+        const b = chunks[i >> CHUNK_BITS][i & CHUNK_MASK];
+        if (b > v) {
+          chunks[k >> CHUNK_BITS][k & CHUNK_MASK] = b;
+          i--;
+          continue;
+        }
+      }
+      chunks[k >> CHUNK_BITS][k & CHUNK_MASK] = v;
+      j--;
+    }
+    this.bodyCount = n + m;
+    const distinct = this.chunkRunCount();
+    if (!this.worthRuns(distinct)) return;
+    const values = this.newChunk(distinct);
     const ends = new Int32Array(distinct);
     let r = 0;
-    for (let i = 0; i < n; i++) {
-      if (i > 0 && sorted[i] !== sorted[i - 1]) ends[r++] = i;
-      values[r] = sorted[i];
+    for (let at = 0; at < this.bodyCount; at++) {
+      const v = chunks[at >> CHUNK_BITS][at & CHUNK_MASK];
+      if (at > 0 && v !== values[r]) ends[r++] = at;
+      values[r] = v;
     }
-    ends[r] = n;
-    this.body = values;
+    ends[r] = this.bodyCount;
+    this.runValues = values;
     this.runEnds = ends;
+    this.runCount = distinct;
+    this.chunks = [];
+  }
+
+  /** Runs of equal samples in the chunks (a sample unlike the one before starts one). */
+  private chunkRunCount(): number {
+    const n = this.bodyCount;
+    const chunks = this.chunks;
+    let distinct = n === 0 ? 0 : 1;
+    let last = n === 0 ? 0 : chunks[0][0];
+    for (let at = 1; at < n; at++) {
+      const v = chunks[at >> CHUNK_BITS][at & CHUNK_MASK];
+      if (v !== last) distinct++;
+      last = v;
+    }
+    return distinct;
+  }
+
+  /** Whether runs take at most half the memory of every sample. */
+  private worthRuns(distinct: number): boolean {
+    const width = this.scaled ? 4 : 8;
+    return distinct * (width + 4) * 2 <= this.bodyCount * width;
+  }
+
+  /**
+   * Merges the sorted new samples into the runs: the merged runs written in place from the end
+   * (room grown by half when they need more), or every sample into the chunks when runs no
+   * longer save memory. A run's samples are equal, so it goes whole next to the new samples.
+   */
+  private mergeIntoRuns(fresh: Samples): void {
+    let ends = this.runEnds as Int32Array;
+    let values = this.runValues;
+    const runs = this.runCount;
+    const n = this.bodyCount + fresh.length;
+    const distinct = this.mergedRunCount(fresh);
+    this.bodyCount = n;
+    if (!this.worthRuns(distinct)) {
+      this.spreadRuns(fresh);
+      return;
+    }
+    if (distinct > ends.length) {
+      const room = Math.max(distinct, Math.ceil(ends.length * 1.5));
+      const grownValues = this.newChunk(room);
+      grownValues.set(values.subarray(0, runs));
+      const grownEnds = new Int32Array(room);
+      grownEnds.set(ends.subarray(0, runs));
+      this.runValues = values = grownValues;
+      this.runEnds = ends = grownEnds;
+    }
+    // From the end, as mergeIntoChunks: on a tie the run's samples come before the new ones, and a
+    // merged run's value is the last of its samples (met first from the end). A merged run may be
+    // written over the next old run before it is read (when they become one): that one is read
+    // ahead, as soon as the run after it is taken.
+    let i = runs - 1;
+    let j = fresh.length - 1;
+    let w = distinct;
+    let last = 0;
+    let at = n;
+    let oldValue = i >= 0 ? values[i] : 0;
+    let oldCount = i >= 0 ? ends[i] - (i > 0 ? ends[i - 1] : 0) : 0;
+    while (i >= 0 || j >= 0) {
+      let v: number;
+      let count: number;
+      if (i < 0 || (j >= 0 && !(oldValue > fresh[j]))) {
+        v = fresh[j];
+        count = 1;
+        j--;
+      } else {
+        v = oldValue;
+        count = oldCount;
+        i--;
+        if (i >= 0) {
+          oldValue = values[i];
+          oldCount = ends[i] - (i > 0 ? ends[i - 1] : 0);
+        }
+      }
+      if (w === distinct || v !== last) {
+        w--;
+        values[w] = v;
+        ends[w] = at;
+      }
+      last = v;
+      at -= count;
+    }
+    this.runCount = distinct;
+  }
+
+  /** Runs of the runs merged with sorted samples (a sample unlike the one before starts one). */
+  private mergedRunCount(fresh: Samples): number {
+    const values = this.runValues;
+    const runs = this.runCount;
+    const m = fresh.length;
+    let count = 0;
+    let last = 0;
+    let i = 0;
+    let j = 0;
+    while (i < runs || j < m) {
+      const v = j >= m || (i < runs && values[i] <= fresh[j]) ? values[i++] : fresh[j++];
+      if (count === 0 || v !== last) count++;
+      last = v;
+    }
+    return count;
+  }
+
+  /** Every sample of the runs and the sorted new ones, in order, into the chunks (the body is no longer runs). */
+  private spreadRuns(fresh: Samples): void {
+    const ends = this.runEnds as Int32Array;
+    const values = this.runValues;
+    this.chunks = [];
+    this.reserve(this.bodyCount);
+    const chunks = this.chunks;
+    let at = 0;
+    let from = 0;
+    let j = 0;
+    for (let i = 0; i < this.runCount; i++) {
+      const v = values[i];
+      for (; j < fresh.length && fresh[j] < v; j++, at++) chunks[at >> CHUNK_BITS][at & CHUNK_MASK] = fresh[j];
+      for (; from < ends[i]; from++, at++) chunks[at >> CHUNK_BITS][at & CHUNK_MASK] = v;
+    }
+    for (; j < fresh.length; j++, at++) chunks[at >> CHUNK_BITS][at & CHUNK_MASK] = fresh[j];
+    this.runValues = this.newChunk(0);
+    this.runEnds = null;
+    this.runCount = 0;
   }
 }
 

@@ -50,24 +50,33 @@ class StageAccumulator {
   stateCounts = new Float64Array(SPLIT_NAMES.length * STATE_COUNT);
   /** Field -> reason -> printed numbers left out (unrecordedValues.ts). */
   notRecorded = new Map<string, Map<UnrecordedReason, number>>();
-  addedTimeToFirstOutput = new SampleSet();
+  addedTimeToFirstOutput: SampleSet;
   oneOutputRequests = 0;
   /** One-output requests' prefill and decode states: [0 prefill, 1 decode] * STATE_COUNT + stateIndex. */
   oneOutputStateCounts = new Float64Array(2 * STATE_COUNT);
-  prefillDecode = new SampleSet();
+  prefillDecode: SampleSet;
 
   constructor(
     readonly stageKey: string,
     readonly stageId: number | null,
     readonly replicaId: number | null,
-  ) {}
+    /** The sample sets keep their tails' buffers (StageSummaryOptions.keepsTails). */
+    readonly keepsTails: boolean,
+  ) {
+    this.addedTimeToFirstOutput = new SampleSet(keepsTails);
+    this.prefillDecode = new SampleSet(keepsTails);
+  }
+
+  newSet(): SampleSet {
+    return new SampleSet(this.keepsTails);
+  }
 
   addSplit(index: number, value: number | null, state: SplitState): void {
     this.stateCounts[index * STATE_COUNT + stateIndex(state)] += 1;
     if (value === null) return;
     let set = this.split[index];
     if (set === null || set === undefined) {
-      this.split[index] = set = new SampleSet();
+      this.split[index] = set = this.newSet();
       this.splitOrder.push(index);
     }
     set.add(value);
@@ -120,7 +129,7 @@ class StageAccumulator {
 
   /** The same samples under another replica id (the maps keep their order, so summaries come out the same). */
   copyFor(replicaId: number): StageAccumulator {
-    const copy = new StageAccumulator(this.stageKey, this.stageId, replicaId);
+    const copy = new StageAccumulator(this.stageKey, this.stageId, replicaId, this.keepsTails);
     copy.requestCount = this.requestCount;
     for (const [name, set] of this.fields) copy.fields.set(name, set.copy());
     copy.split = this.split.map((set) => set?.copy() ?? null);
@@ -145,6 +154,11 @@ export interface StageSummaryOptions {
   readonly replicasAsTheyCome?: boolean;
   /** The stage fields to summarize (default: every numeric field); the split is always summarized. */
   readonly fields?: ReadonlySet<string>;
+  /**
+   * Each sample set keeps its tail's buffer across merges (SampleSet's keepsTail): for a reader
+   * that summarizes to the end and reports once; a session's sets let it go (default).
+   */
+  readonly keepsTails?: boolean;
 }
 
 export class StageSummaryBuilder {
@@ -155,10 +169,12 @@ export class StageSummaryBuilder {
   private readonly byReplica: Map<string, StageAccumulator> | null;
 
   private readonly fields: ReadonlySet<string> | null;
+  private readonly keepsTails: boolean;
 
   constructor(options: StageSummaryOptions = {}) {
     this.byReplica = options.replicasAsTheyCome === true ? new Map() : null;
     this.fields = options.fields ?? null;
+    this.keepsTails = options.keepsTails === true;
   }
 
   add(request: AnalyzedRequest): void {
@@ -167,7 +183,7 @@ export class StageSummaryBuilder {
       const replicaId = stage.replicaId;
       let replicas = this.replicaIds.get(stage.stageKey);
       if (replicas === undefined) this.replicaIds.set(stage.stageKey, (replicas = new Set()));
-      const stageAcc = accumulator(this.byStage, stage.stageKey, stage.stageKey, stage.stageId, null);
+      const stageAcc = accumulator(this.byStage, stage.stageKey, stage.stageKey, stage.stageId, null, this.keepsTails);
       const byReplica = this.byReplica;
       if (byReplica !== null && replicas.size === 1 && !replicas.has(replicaId)) {
         // The stage's second replica id: every request of the stage so far ran on the first.
@@ -178,7 +194,14 @@ export class StageSummaryBuilder {
       accumulate(stageAcc, request, stage, this.fields);
       if (byReplica !== null && replicas.size > 1 && replicaId !== null)
         accumulate(
-          accumulator(byReplica, `${stage.stageKey}/${replicaId}`, stage.stageKey, stage.stageId, replicaId),
+          accumulator(
+            byReplica,
+            `${stage.stageKey}/${replicaId}`,
+            stage.stageKey,
+            stage.stageId,
+            replicaId,
+            this.keepsTails,
+          ),
           request,
           stage,
           this.fields,
@@ -214,7 +237,14 @@ export class StageSummaryBuilder {
         const replicaId = stage.replicaId;
         if (replicaId === null || !multi.has(stage.stageKey)) continue;
         accumulate(
-          accumulator(byReplica, `${stage.stageKey}/${replicaId}`, stage.stageKey, stage.stageId, replicaId),
+          accumulator(
+            byReplica,
+            `${stage.stageKey}/${replicaId}`,
+            stage.stageKey,
+            stage.stageId,
+            replicaId,
+            this.keepsTails,
+          ),
           request,
           stage,
           this.fields,
@@ -237,9 +267,10 @@ function accumulator(
   stageKey: string,
   stageId: number | null,
   replicaId: number | null,
+  keepsTails: boolean,
 ): StageAccumulator {
   let acc = map.get(key);
-  if (acc === undefined) map.set(key, (acc = new StageAccumulator(stageKey, stageId, replicaId)));
+  if (acc === undefined) map.set(key, (acc = new StageAccumulator(stageKey, stageId, replicaId, keepsTails)));
   return acc;
 }
 
@@ -277,7 +308,7 @@ function addField(acc: StageAccumulator, name: string, cell: Cell | undefined, o
     return;
   }
   let set = acc.fields.get(name);
-  if (set === undefined) acc.fields.set(name, (set = new SampleSet()));
+  if (set === undefined) acc.fields.set(name, (set = acc.newSet()));
   set.add(cell.value);
 }
 

@@ -1,8 +1,8 @@
 // The whole analysis of one stream of records, incremental: records go in as the parser
 // yields them; requests, per-stage summaries and findings are available at any time.
 // Used by the CLI (one pass over a file) and by live sessions alike.
-import { labelledRoles, rolesThatFit, StageOutputEvidence, type StageOutput } from './roleFit';
-import { sameStageRoles, stageRolesOfLog } from '../stageRoles';
+import { judgeStageRoles, StageOutputEvidence, type JudgedStageRoles, type StageOutput } from './roleFit';
+import { sameStageRoles } from '../stageRoles';
 import type { EngineStatsRecord, LogRecord, ParseOutput, ParseProblem } from '../records';
 import { EdgeSummaryBuilder } from './edgeSummary';
 import { FindingsBuilder } from './findings';
@@ -242,6 +242,8 @@ export class StreamAnalysis {
     this.summaries = new StageSummaryBuilder({
       replicasAsTheyCome: options.replicasAsTheyCome ?? !this.keepRequests,
       fields: options.summaryFields,
+      // A reader that keeps no request reports once, at the end (analyze, explain).
+      keepsTails: !this.keepRequests,
     });
     this.summarizeEdges = options.edgeSummaries ?? true;
     this.summarize = options.summarize ?? true;
@@ -657,22 +659,18 @@ export class StreamAnalysis {
    * outranks); {} where the stages' own output contradicts them (roleFit.ts).
    */
   stageRoles(): Readonly<Record<string, string>> {
-    const fit = rolesThatFit(this.stageRolesAsNamed().roles, this.stageOutputs.stages());
+    const fit = this.judgedStageRoles().roles;
     if (!sameStageRoles(fit, this.judgedRoles)) this.judgedRoles = fit;
     return this.judgedRoles;
   }
 
   /** Whether stageRoles() are the names the server printed for its stages. */
   stageRolesFromLabels(): boolean {
-    const named = this.stageRolesAsNamed();
-    return named.fromLabels && Object.keys(rolesThatFit(named.roles, this.stageOutputs.stages())).length > 0;
+    return this.judgedStageRoles().fromLabels;
   }
 
-  private stageRolesAsNamed(): { readonly roles: Readonly<Record<string, string>>; readonly fromLabels: boolean } {
-    const roles = stageRolesOfLog(this.servedModelName, () => this.options.stageRoles?.() ?? {});
-    const labelled = labelledRoles(this.stageOutputs.stages());
-    if (Object.keys(labelled).length === 0) return { roles, fromLabels: false };
-    return { roles: labelled, fromLabels: true };
+  private judgedStageRoles(): JudgedStageRoles {
+    return judgeStageRoles(this.servedModelName, () => this.options.stageRoles?.() ?? {}, this.stageOutputs.stages());
   }
 
   /** The model the log says it serves (its first start-up's non-default args), or null. */

@@ -13,7 +13,7 @@ import { caveatBesidesCut, cutSentenceOf } from '../metricsText/scrapeCut';
 import { REQUEST_SCOPE } from './types';
 import { stageRolesFromOf, type StageRolesFrom } from '../stageRoles';
 import { rolesThatFit, stageKindsOf } from '../analysis/roleFit';
-import { runStageRolesOf } from './runRoles';
+import { judgedRunStageRoles, runStageRolesOf } from './runRoles';
 import { stagesOfTwoPipelines } from './rulePipelines';
 import { unreadableInputFinding } from '../analysis/unreadableInput';
 import { precisionNotes } from './precisionNote';
@@ -303,7 +303,12 @@ export function compareRuns(baseline: RunData, candidate: RunData, options: Comp
 
 /** Where `roles`, `run`'s fitted roles, came from (as analyze and explain say it). */
 function rolesFrom(roles: Readonly<Record<string, string>>, run: RunData): StageRolesFrom {
-  return stageRolesFromOf(roles, run.samples?.servedModel ?? null, run.recordedStageRoles !== undefined);
+  return stageRolesFromOf(
+    roles,
+    run.samples?.servedModel ?? null,
+    run.recordedStageRoles !== undefined,
+    judgedRunStageRoles(run).fromLabels,
+  );
 }
 
 /**

@@ -199,10 +199,13 @@ export function runSamplesFromAnalysis(
     readonly requests: Iterable<AnalyzedRequest>;
     readonly findings: readonly Finding[];
     readonly debugLines?: boolean;
+    /** The model the log says it serves (StreamAnalysis.servedModel): it names the stages as a read of the log's bytes would. */
+    readonly servedModel?: string | null;
   },
   excludeCold: boolean,
 ): RunSamples {
   const builder = new RunSamplesBuilder(excludeCold);
+  if (analysis.servedModel !== undefined && analysis.servedModel !== null) builder.servedModel(analysis.servedModel);
   for (const request of analysis.requests) builder.add(request);
   const samples = builder.finish(analysis.findings);
   return analysis.debugLines === true ? { ...samples, debugLines: true } : samples;
