@@ -181,6 +181,11 @@ export class Session {
     return this.analysis.debugLines;
   }
 
+  /** The log's [Overall Summary] tables (StreamAnalysis.overallTables). */
+  get overallTables(): number {
+    return this.analysis.overallTables;
+  }
+
   /** The boots of the log's cold requests (StreamAnalysis.coldBoots). */
   coldBoots(): ReadonlySet<number> {
     return this.analysis.coldBoots();

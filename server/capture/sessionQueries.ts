@@ -85,6 +85,8 @@ function figuresOver(
   findings.nameScope(requestScopeWords(view), session.coldBoots());
   const debugLines = session.debugLines;
   if (debugLines) findings.debugLinesRead();
+  const overallTables = session.overallTables;
+  findings.overallTablesRead(overallTables);
   const endToEnd = new EndToEndBuilder();
   const tablesMissing = new TablesMissingCounter();
   const boots = session.bootPipelineEvidence();
@@ -109,7 +111,7 @@ function figuresOver(
     replicas: summaries.replicas([]),
     findings: [...(mixedBoots === null ? [] : [mixedBoots]), ...findings.findings(stages, 200, roles)],
     endToEnd: endToEnd.summary(),
-    tablesMissing: tablesMissing.notice(debugLines),
+    tablesMissing: tablesMissing.notice(debugLines, overallTables),
     edges: edges.edges(),
     legacyDictRequests,
   };

@@ -100,6 +100,8 @@ export class FindingsBuilder {
   private readonly repeats = new RepeatTally();
   /** The log has a line at DEBUG (ParseOutput.debugLines): stage-tables-missing then does not say the server ran at INFO. */
   private debugLines = false;
+  /** The log's [Overall Summary] tables (StreamAnalysis.overallTables): without DEBUG lines, stage-tables-missing says they were at INFO. */
+  private overallTables = 0;
 
   /** Whether some request hit `code` so far (no message built). */
   has(code: FindingCode): boolean {
@@ -109,6 +111,11 @@ export class FindingsBuilder {
   /** The log has a line at DEBUG (ParseOutput.debugLines, AnalysisSnapshot.debugLines). */
   debugLinesRead(): void {
     this.debugLines = true;
+  }
+
+  /** The log has `tables` [Overall Summary] tables so far (StreamAnalysis.overallTables). */
+  overallTablesRead(tables: number): void {
+    this.overallTables = tables;
   }
 
   /** The parser's problems: one says when the input is a compressed file or binary data. */
@@ -433,7 +440,7 @@ export class FindingsBuilder {
       case 'truncated-record':
         return truncatedMessage(n - this.truncatedDicts, this.truncatedDicts);
       case 'stage-tables-missing':
-        return tablesMissingMessage(n, this.requestTotal, this.debugLines);
+        return tablesMissingMessage(n, this.requestTotal, this.debugLines, this.overallTables);
       case 'phase-split-not-printed':
         return phaseSplitNotPrintedMessage(n, this.requestTotal);
       case 'prefill-covers-decode':

@@ -215,6 +215,8 @@ export class StreamAnalysis {
   private accepted = 0;
   /** ParseOutput.debugLines of any parser output so far. */
   private debugLineRead = false;
+  /** [Overall Summary] tables of the boot and window selected, kept past the first stage table (unlike `overall`). */
+  private overallTableCount = 0;
   /** The window placed on the log clock (windowOn); null until the log printed a time. */
   private clockWindow: ClockWindow | null = null;
   /** Log clock of the first line with a log prefix (NaN until then): where a window is placed. */
@@ -339,6 +341,11 @@ export class StreamAnalysis {
     return this.debugLineRead;
   }
 
+  /** [Overall Summary] tables read in the boot and window selected: without DEBUG lines, printed at INFO. */
+  get overallTables(): number {
+    return this.overallTableCount;
+  }
+
   /** The requests so far (live: grows as requests arrive). */
   get requests(): RequestStore {
     return this.store;
@@ -363,7 +370,7 @@ export class StreamAnalysis {
         ...this.engineFindings(this.selectedEngineLines()),
       ],
       endToEnd: this.endToEnd.summary(),
-      tablesMissing: this.tablesMissing.notice(this.debugLineRead),
+      tablesMissing: this.tablesMissing.notice(this.debugLineRead, this.overallTableCount),
       overallSummaries: this.overall?.summary() ?? null,
       runSummaries: this.runSummaries.summaries(),
       debugLines: this.debugLineRead,
@@ -535,7 +542,7 @@ export class StreamAnalysis {
       edges: this.edgeSummaries.edges(),
       findings: this.findingsOf(stages, this.selectedEngineLines()),
       endToEnd: this.endToEnd.summary(),
-      tablesMissing: this.tablesMissing.notice(this.debugLineRead),
+      tablesMissing: this.tablesMissing.notice(this.debugLineRead, this.overallTableCount),
       problems: this.problemList,
       overallSummaries: this.overall?.summary() ?? null,
       engineStats: [...this.engines.values()],
@@ -559,8 +566,11 @@ export class StreamAnalysis {
   /** Feeds one record; the requests it finalized are accepted and appended to `done`. */
   private addRecord(record: LogRecord, done: AnalyzedRequest[]): void {
     if (record.kind === 'overallSummary') {
-      if (this.inBoot(this.assembler.bootNumber) && this.inWindow(record.header?.timestamp ?? null, false))
+      if (this.inBoot(this.assembler.bootNumber) && this.inWindow(record.header?.timestamp ?? null, false)) {
         this.overall?.add(record.fields, record.complete);
+        this.overallTableCount += 1;
+        this.findingsBuilder.overallTablesRead(this.overallTableCount);
+      }
     } else if (record.kind === 'stageTable') {
       this.overall = null;
     } else if (record.kind === 'servedModel') {

@@ -4,6 +4,8 @@
 // missing, what is shown instead and the exact fix, in one sentence every surface shows
 // once (CLI table, side panel, latency panel, deploy-YAML hints) and the finding repeats. A
 // log with DEBUG lines did not run at INFO: its sentence says what else leaves the tables out.
+// An INFO log with [Overall Summary] tables comes from an older build that printed them at INFO:
+// its sentence puts only the per-request stage tables at DEBUG, so it does not deny them.
 import type { AnalyzedRequest, FindingCode, RequestTransfer, TablesMissing } from './types';
 
 /** What a user must do for the tables. */
@@ -26,8 +28,11 @@ export function statsLoggerCause(printed: string): string {
   return `vLLM-Omni prints ${printed} only with --log-stats and its stats tables only when its stats logger (vllm_omni.metrics.stats) is enabled for DEBUG, so either that logger was set above DEBUG apart from the rest, or the tables were cut out of this excerpt`;
 }
 
-/** `debugLines`: the log has a line at DEBUG (AnalysisSnapshot.debugLines), so the server did not run at INFO. */
-export function tablesMissingMessage(missing: number, total: number, debugLines = false): string {
+/**
+ * `debugLines`: the log has a line at DEBUG (AnalysisSnapshot.debugLines), so the server did not run at INFO.
+ * `overallTables`: the [Overall Summary] tables the log has; without DEBUG lines they were printed at INFO.
+ */
+export function tablesMissingMessage(missing: number, total: number, debugLines = false, overallTables = 0): string {
   const which =
     missing >= total
       ? 'No request has a'
@@ -37,7 +42,16 @@ export function tablesMissingMessage(missing: number, total: number, debugLines 
     "Shown instead: each stage's time and the end-to-end time from [OmniTiming] (10 ms resolution), and the /metrics histograms when scraped.";
   if (debugLines)
     return `${which} [StageRequestStats] table, only [OmniTiming] lines, though this log has DEBUG lines: ${statsLoggerCause('[OmniTiming]')}; there is no queued / prefill / decode / TTFT split${forThem}. ${shown} Fix: ${STATS_LOGGER_FIX}.`;
+  if (overallTables > 0)
+    return `${which} [StageRequestStats] table, only [OmniTiming] lines: vLLM-Omni logs its per-request stage tables at DEBUG and this server ran at INFO (${overallAtInfo(overallTables)}), so there is no queued / prefill / decode / TTFT split${forThem}. ${shown} Fix: ${STATS_TABLES_FIX}.`;
   return `${which} [StageRequestStats] table, only [OmniTiming] lines: vLLM-Omni logs its stats tables at DEBUG and this server ran at INFO, so there is no queued / prefill / decode / TTFT split${forThem}. ${shown} Fix: ${STATS_TABLES_FIX}.`;
+}
+
+/** The [Overall Summary] tables of a log without DEBUG lines: printed at INFO, as older builds print them. */
+function overallAtInfo(tables: number): string {
+  return tables === 1
+    ? "this log's [Overall Summary] table was printed at INFO, as older vLLM-Omni builds print it"
+    : `this log's ${tables} [Overall Summary] tables were printed at INFO, as older vLLM-Omni builds print them`;
 }
 
 /** A request the tables are missing for: it printed [OmniTiming] (or E2E only) but no stage table. */
@@ -92,14 +106,14 @@ export class TablesMissingCounter {
     if (lacksStageTable(request)) this.missing += 1;
   }
 
-  /** `debugLines`: the log has a line at DEBUG (AnalysisSnapshot.debugLines). */
-  notice(debugLines = false): TablesMissing | null {
+  /** `debugLines`: the log has a line at DEBUG (AnalysisSnapshot.debugLines); `overallTables`: its [Overall Summary] tables. */
+  notice(debugLines = false, overallTables = 0): TablesMissing | null {
     if (this.missing === 0) return null;
     return {
       requests: this.missing,
       of: this.total,
       all: this.missing >= this.total,
-      message: tablesMissingMessage(this.missing, this.total, debugLines),
+      message: tablesMissingMessage(this.missing, this.total, debugLines, overallTables),
       ...(debugLines ? { debugLines: true as const } : {}),
     };
   }

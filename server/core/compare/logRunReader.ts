@@ -108,7 +108,10 @@ export class LogRunReader {
     }
     for (const record of output.records) {
       // Counted, and read by the assembler as any record (the tail's preprocess part reads its rows).
-      if (record.kind === 'overallSummary' && this.inBoot(this.assembler.bootNumber)) this.overallSummaryTables += 1;
+      if (record.kind === 'overallSummary' && this.inBoot(this.assembler.bootNumber)) {
+        this.overallSummaryTables += 1;
+        this.findings.overallTablesRead(this.overallSummaryTables);
+      }
       if (record.kind === 'servedModel') {
         const boot = this.assembler.bootNumber;
         if (!this.bootModels.has(boot)) this.bootModels.set(boot, record.model);
