@@ -62,6 +62,8 @@ export interface ExplainInput {
   readonly empty: boolean;
   /** [Overall Summary] tables read while the log had no per-request stage table: run totals explain cannot use; 0 for a scrape. */
   readonly overallSummaryTables: number;
+  /** Of those, the tables the input cut off before their end (OverallSummaries.cutOffTables); 0 for a scrape. */
+  readonly overallSummaryCutOff: number;
   /** The log has a line at DEBUG (AnalysisSnapshot.debugLines); false for a scrape. */
   readonly debugLines: boolean;
   /** analyze's words for a log with no per-request stage statistics (noStageStatsAdvice); null otherwise, and for a scrape. */
@@ -164,6 +166,7 @@ class LogExplainReader {
       ),
       empty: this.bytes === 0,
       overallSummaryTables: snapshot.overallSummaries?.tables ?? 0,
+      overallSummaryCutOff: snapshot.overallSummaries?.cutOffTables ?? 0,
       debugLines: snapshot.debugLines,
       noStageStats: noStageStatsAdvice(
         snapshot.stages.length,
@@ -198,6 +201,7 @@ function scrapeInput(text: string, end: ScrapeEnd = WHOLE_INPUT): ExplainInput {
     scrapeChecks: scrapeChecksDone(exposition, end),
     empty: text.length === 0,
     overallSummaryTables: 0,
+    overallSummaryCutOff: 0,
     debugLines: false,
     noStageStats: null,
     stages: [],

@@ -220,6 +220,7 @@ export async function runExplain(argv: string[]): Promise<number> {
         ...(boot === null ? {} : { boot }),
         stageRoles: input.stageRoles,
         overallSummaryTables: input.overallSummaryTables,
+        overallSummaryCutOff: input.overallSummaryCutOff,
         debugLines: input.debugLines,
         noStageStats: input.noStageStats,
       },

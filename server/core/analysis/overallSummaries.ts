@@ -112,6 +112,14 @@ export function overallSummaryOnlyMessage(overall: OverallSummaries, debugLines 
 }
 
 /**
+ * What `cutOff` of a log's `tables` [Overall Summary] tables being cut off leaves unknown; `where`
+ * names the list of the cut lines (analyze's Input problems), which the reader sees or not.
+ */
+export function overallCutOffSentence(cutOff: number, tables: number, where: string): string {
+  return `${cutOff} of ${tables} table${tables === 1 ? ' was' : 's were'} cut off (${where}): the rows after the cut are unknown, not hidden.`;
+}
+
+/**
  * One line for the CSV, whose rows are per request and stage: the [Overall Summary] tables of a
  * log without stage tables have none, so an otherwise silent CSV says where their values are.
  */

@@ -4,6 +4,7 @@
 // and the findings that say which numbers not to trust. Built from an ExplainIndex.
 import { breakdownSummaryJson, tailJson } from './oneOutputJson';
 import type { EngineSeries } from '../analysis/engineSeries';
+import { overallCutOffSentence } from '../analysis/overallSummaries';
 import type { Finding } from '../analysis/types';
 import { breakdownSummary } from './breakdownSummary';
 import { ColumnReads } from './columnReads';
@@ -52,6 +53,8 @@ export interface ExplainOptions {
   readonly stageRoles?: Readonly<Record<string, string>>;
   /** [Overall Summary] tables of a log without per-request stage tables: said where nothing can be explained. */
   readonly overallSummaryTables?: number;
+  /** Of those, the tables cut off before their end (OverallSummaries.cutOffTables). */
+  readonly overallSummaryCutOff?: number;
   /** The log has a line at DEBUG (AnalysisSnapshot.debugLines): what it lacks is not the level. */
   readonly debugLines?: boolean;
   /** analyze's words for a log without per-request stage statistics (noStageStatsAdvice), said before the rest. */
@@ -99,6 +102,8 @@ export interface ExplainReport {
   readonly findings: readonly Finding[];
   /** [Overall Summary] tables read where the log has no per-request stage table (run totals, nothing to explain); absent when none. */
   readonly overallSummaryTables?: number;
+  /** analyze's sentence for the [Overall Summary] tables that were cut off (overallCutOffSentence); absent when none was. */
+  readonly overallSummaryCutOff?: string;
   /** The log has a line at DEBUG: the server logged at DEBUG (what its missing tables lack is not the level); absent when not. */
   readonly debugLines?: true;
   /**
@@ -185,9 +190,17 @@ export function explainReport(
     stageRoles: roles,
     findings,
     ...((options.overallSummaryTables ?? 0) > 0 ? { overallSummaryTables: options.overallSummaryTables } : {}),
+    ...overallCutOffOf(options.overallSummaryTables ?? 0, options.overallSummaryCutOff ?? 0),
     ...(options.debugLines === true ? { debugLines: true as const } : {}),
     ...(typeof options.noStageStats === 'string' ? { noStageStats: options.noStageStats } : {}),
   };
+}
+
+/** analyze's sentence for cut-off [Overall Summary] tables; explain lists no input problems, so it says where analyze does. */
+function overallCutOffOf(tables: number, cutOff: number): { overallSummaryCutOff?: string } {
+  if (cutOff === 0) return {};
+  const where = `\`stage-lens analyze\` lists ${cutOff === 1 ? 'it' : 'them'} under Input problems`;
+  return { overallSummaryCutOff: overallCutOffSentence(cutOff, tables, where) };
 }
 
 /** The report as JSON text (a one-output stage's prefill named prefillDecode, oneOutputJson.ts): numbers to at most 4 decimals (they are sums and means of 3-decimal values), NaN as null. */

@@ -451,6 +451,7 @@ export function explainTable(report: ExplainReport, options: ExplainTableOptions
             : `For per-request times, ${STATS_TABLES_FIX}.`),
         '',
       );
+      if (report.overallSummaryCutOff !== undefined) out.push(report.overallSummaryCutOff, '');
     }
     out.push('No target to explain: no request printed an end-to-end time, a first output or a TTFT.');
     // The findings not said above, after the verdict, as a table with targets says its own: every finding of the JSON is in the table.

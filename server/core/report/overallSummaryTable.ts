@@ -2,6 +2,7 @@
 // per-request stage tables: each field as printed, one value per table. One table: its values
 // as the log prints them; several: n, p50/p90/p99 and max over the tables, with the few-values
 // note. Rows keep the log's field names (the JSON's keys), so a reader finds them in the log.
+import { overallCutOffSentence } from '../analysis/overallSummaries';
 import type { OverallSummaries } from '../analysis/types';
 import { groupedNumber } from '../numberText';
 import { textTable, withVisibleControls } from '../textTable';
@@ -75,11 +76,7 @@ export function overallSummaryLines(overall: OverallSummaries): string[] {
     if (few.length > 0) out.push('', ...few);
   }
   if (notes.length > 0) out.push('', `Tables without a number for a field (left out of its values):`, ...notes);
-  if (overall.cutOffTables > 0)
-    out.push(
-      '',
-      `${overall.cutOffTables} of ${n} table${n === 1 ? ' was' : 's were'} cut off (see Input problems): the rows after the cut are unknown, not hidden.`,
-    );
+  if (overall.cutOffTables > 0) out.push('', overallCutOffSentence(overall.cutOffTables, n, 'see Input problems'));
   if (overall.cellsLeftOut > 0)
     out.push('', `${overall.cellsLeftOut} cells of further field names were counted, not summarized.`);
   return out;
