@@ -85,6 +85,42 @@ test('explain with no target says what the log holds instead: older or unmerged 
   );
 });
 
+test("explain of a log whose [Overall Summary] table was cut off (real-logs 03) says so in analyze's sentence", () => {
+  const text = fs.readFileSync(path.join(REAL, '03-pr1468-overall-empty-first-line.log'), 'utf8');
+  const log = path.join(tmp, 'pr1468-overall-cut.log');
+  fs.writeFileSync(log, text.slice(text.indexOf('\n') + 1));
+  const analyzed = cli(['analyze', log]);
+  assert.equal(analyzed.status, 0, analyzed.stderr);
+  assert.ok(
+    analyzed.stdout
+      .split('\n')
+      .includes('1 of 1 table was cut off (see Input problems): the rows after the cut are unknown, not hidden.'),
+    analyzed.stdout,
+  );
+  const cut =
+    '1 of 1 table was cut off (`stage-lens analyze` lists it under Input problems): the rows after the cut are unknown, not hidden.';
+  const r = cli(['explain', log]);
+  assert.equal(r.status, 0, r.stderr);
+  assert.deepEqual(r.stdout.split('\n'), [
+    `Stage Lens explain: ${log} · 0 requests (0 in scope)`,
+    '',
+    "The log has 1 [Overall Summary] table and no per-request stage table: it prints run totals, not any request's times, so there is no tail to explain; `stage-lens analyze` shows it as printed. For per-request times, restart the server with VLLM_LOGGING_LEVEL=DEBUG in its environment (Stage Lens's Launch Server... sets it: stageLens.serverEnv).",
+    '',
+    cut,
+    '',
+    'No target to explain: no request printed an end-to-end time, a first output or a TTFT.',
+    '',
+  ]);
+  const json = JSON.parse(cli(['explain', log, '--format', 'json']).stdout) as ExplainReport;
+  assert.equal(json.overallSummaryTables, 1);
+  assert.equal(json.overallSummaryCutOff, cut);
+  // A whole table (real-logs 02) has no such sentence.
+  const whole = JSON.parse(
+    cli(['explain', path.join(REAL, '02-pr891-overall-apiserver-prefix.log'), '--format', 'json']).stdout,
+  ) as ExplainReport;
+  assert.equal('overallSummaryCutOff' in whole, false);
+});
+
 test('explain of a log of [Overall Summary] tables alone says what they are and where they are shown', () => {
   const r = cli(['explain', path.join(REAL, '02-pr891-overall-apiserver-prefix.log')]);
   assert.equal(r.status, 0, r.stderr);

@@ -42,6 +42,8 @@ const OMNITIMING_SHOWN =
   "Shown instead: each stage's time and the end-to-end time from [OmniTiming] (10 ms resolution), and the /metrics histograms when scraped.";
 const OMNITIMING_AT_DEBUG = `No request has a [StageRequestStats] table, only [OmniTiming] lines, though this log has DEBUG lines: ${LOGGER_CAUSE('[OmniTiming]')}; there is no queued / prefill / decode / TTFT split. ${OMNITIMING_SHOWN} Fix: ${LOGGER_FIX}.`;
 const OMNITIMING_AT_INFO = `No request has a [StageRequestStats] table, only [OmniTiming] lines: vLLM-Omni logs its stats tables at DEBUG and this server ran at INFO, so there is no queued / prefill / decode / TTFT split. ${OMNITIMING_SHOWN} Fix: restart the server with VLLM_LOGGING_LEVEL=DEBUG in its environment (Stage Lens's Launch Server... sets it: stageLens.serverEnv).`;
+/** real-logs 05: [OmniTiming] lines and an [Overall Summary] table, all at INFO (vllm-omni#3042's build). */
+const OMNITIMING_OVERALL_AT_INFO = `No request has a [StageRequestStats] table, only [OmniTiming] lines: vLLM-Omni logs its per-request stage tables at DEBUG and this server ran at INFO (this log's [Overall Summary] table was printed at INFO, as older vLLM-Omni builds print it), so there is no queued / prefill / decode / TTFT split. ${OMNITIMING_SHOWN} Fix: restart the server with VLLM_LOGGING_LEVEL=DEBUG in its environment (Stage Lens's Launch Server... sets it: stageLens.serverEnv).`;
 const OVERALL_SHOWN =
   'Shown instead: what the summaries print, one value per table (end-to-end and per-stage wall time, tokens/s); the per-request split into queued / prefill / decode / TTFT needs the';
 const OVERALL_AT_DEBUG = `No per-request stage statistics: the log has 1 [Overall Summary] table and DEBUG lines but no [StageRequestStats] table. ${LOGGER_CAUSE('[Overall Summary]')}. ${OVERALL_SHOWN} stats tables. Fix: ${LOGGER_FIX}.`;
@@ -57,6 +59,8 @@ let omniTimingDebug: string;
 /** real-logs 02 (one [Overall Summary] table at INFO) with one line at DEBUG before it. */
 let overallDebug: string;
 let overallInfo: string;
+/** real-logs 05 without its source comment. */
+let omniTimingOverall: string;
 
 /** `text` without its first line (a fixture's source comment). */
 const afterFirstLine = (text: string): string => text.slice(text.indexOf('\n') + 1);
@@ -88,6 +92,11 @@ before(() => {
   const overall = afterFirstLine(fs.readFileSync(path.join(REAL, '02-pr891-overall-apiserver-prefix.log'), 'utf8'));
   overallInfo = path.join(dir, 'overall-info.log');
   fs.writeFileSync(overallInfo, overall);
+  omniTimingOverall = path.join(dir, 'pr3042-omnitiming-overall.log');
+  fs.writeFileSync(
+    omniTimingOverall,
+    afterFirstLine(fs.readFileSync(path.join(REAL, '05-pr3042-omnitiming-and-overall.log'), 'utf8')),
+  );
   overallDebug = path.join(dir, 'overall-debug.log');
   fs.writeFileSync(
     overallDebug,
@@ -244,4 +253,25 @@ test('[Overall Summary] tables only with a DEBUG line: analyze and explain name 
   );
   // Its summary says what it has: not a log without any stats.
   assert.equal('noStageStats' in explainedJson(overallDebug), false);
+});
+
+test('[OmniTiming] lines and an [Overall Summary] table at INFO (real-logs 05): the notice puts only the per-request stage tables at DEBUG', () => {
+  assert.equal(firstParagraph(omniTimingOverall), OMNITIMING_OVERALL_AT_INFO);
+  const run = cli(['analyze', omniTimingOverall, '--format', 'json']);
+  assert.equal(run.stderr, '');
+  const json = JSON.parse(run.stdout) as ExplainJson;
+  assert.equal(json.findings.find((f) => f.code === 'stage-tables-missing')?.message, OMNITIMING_OVERALL_AT_INFO);
+  assert.deepEqual(explained([omniTimingOverall]).slice(0, 4), [
+    `Stage Lens explain: ${omniTimingOverall} · 1 request (1 in scope)`,
+    '',
+    OMNITIMING_OVERALL_AT_INFO,
+    '',
+  ]);
+  const explainJson = explainedJson(omniTimingOverall);
+  assert.equal(
+    explainJson.findings.find((f) => f.code === 'stage-tables-missing')?.message,
+    OMNITIMING_OVERALL_AT_INFO,
+  );
+  // An INFO log of [OmniTiming] lines without a summary table keeps its notice.
+  assert.equal(firstParagraph(INFO_OMNITIMING), OMNITIMING_AT_INFO);
 });

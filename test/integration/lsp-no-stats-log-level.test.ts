@@ -70,6 +70,7 @@ const OMNITIMING_SHOWN =
   "Shown instead: each stage's time and the end-to-end time from [OmniTiming] (10 ms resolution), and the /metrics histograms when scraped.";
 const OMNITIMING_AT_DEBUG = `No request has a [StageRequestStats] table, only [OmniTiming] lines, though this log has DEBUG lines: ${LOGGER_CAUSE('[OmniTiming]')}; there is no queued / prefill / decode / TTFT split. ${OMNITIMING_SHOWN} Fix: ${LOGGER_FIX}.`;
 const OMNITIMING_AT_INFO = `No request has a [StageRequestStats] table, only [OmniTiming] lines: vLLM-Omni logs its stats tables at DEBUG and this server ran at INFO, so there is no queued / prefill / decode / TTFT split. ${OMNITIMING_SHOWN} Fix: ${INFO_FIX}.`;
+const OMNITIMING_OVERALL_AT_INFO = `No request has a [StageRequestStats] table, only [OmniTiming] lines: vLLM-Omni logs its per-request stage tables at DEBUG and this server ran at INFO (this log's [Overall Summary] table was printed at INFO, as older vLLM-Omni builds print it), so there is no queued / prefill / decode / TTFT split. ${OMNITIMING_SHOWN} Fix: ${INFO_FIX}.`;
 const OVERALL_SHOWN =
   'Shown instead: what the summaries print, one value per table (end-to-end and per-stage wall time, tokens/s); the per-request split into queued / prefill / decode / TTFT needs the';
 
@@ -148,6 +149,32 @@ test(
         emptyTableText(session, summary),
         `This log has no per-request tables, only 1 [Overall Summary] table (1 request): the side panel shows its values. Fix: ${fix}.`,
         file,
+      );
+    }
+  },
+);
+
+test(
+  '[OmniTiming] lines and an [Overall Summary] table at INFO (real-logs 05): the summary, a window, a scope and the finding put only the per-request stage tables at DEBUG',
+  { timeout: 90_000 },
+  async () => {
+    const inputs = fs.mkdtempSync(path.join(storage, 'omnitiming-overall-'));
+    const text = fs.readFileSync(path.join(REAL, '05-pr3042-omnitiming-and-overall.log'), 'utf8');
+    const file = path.join(inputs, 'pr3042-omnitiming-overall.log');
+    fs.writeFileSync(file, text.slice(text.indexOf('\n') + 1));
+    const lsp = await startLanguageServer(storage);
+    const session = await lsp.importLog(file);
+    assert.equal(session.requestCount, 1);
+    const views: Omit<SummaryParams, 'sessionId'>[] = [{}, { windowSeconds: 3600 }, { scope: { excludeCold: true } }];
+    for (const params of views) {
+      const what = JSON.stringify(params);
+      const summary = await lsp.request('stageLens/summary', { sessionId: session.id, ...params });
+      assert.equal(summary.debugLines, false, what);
+      assert.equal(summary.tablesMissing?.message, OMNITIMING_OVERALL_AT_INFO, what);
+      assert.equal(
+        summary.findings.find((f) => f.code === 'stage-tables-missing')?.message,
+        OMNITIMING_OVERALL_AT_INFO,
+        what,
       );
     }
   },
