@@ -93,6 +93,39 @@ test("a codec's num_tokens_out 0 beside the audio it made (no token ids, no nati
   }
 });
 
+test("a preempted request's wait to be scheduled again: in its prefill or its decode, as far as the fields tell", () => {
+  // chatcmpl-7f0f5c781f1aae4a: its thinker printed vllm_num_preemptions 2 with a prefill and a decode
+  // above 0, and the count does not say whether it came before the first token (prefill, TTFT) or after.
+  const preempted = (args: string[]): string => {
+    const report = JSON.parse(explain([...args, '--format', 'json'])) as ExplainReport;
+    return report.findings.find((f) => f.code === 'preempted-requests')?.message ?? '';
+  };
+  assert.equal(
+    preempted([THREE_STAGE]),
+    'Stage 0 · thinker preempted 1 of 3 requests (up to 2 times, on chatcmpl-7f0f5c781f1aae4a): vLLM took their KV-cache blocks for other requests and scheduled them again later. ' +
+      'vllm_queued_ms ends at the first scheduling, so the wait for the next is inside their vllm_prefill_ms or their vllm_decode_ms ' +
+      '(before their first token it is in the prefill and the TTFT, after it in the decode; vllm_num_preemptions counts the preemptions, not when they came): ' +
+      'time lost for want of KV-cache room, not spent on their tokens. ' +
+      'Fewer preemptions take more KV-cache room per request: a higher gpu_memory_utilization, or a lower max_num_seqs or max_num_batched_tokens for the stage.',
+  );
+  // The talker that emits one output: its vllm_prefill_ms covers its decode, so the wait is there.
+  assert.match(
+    preempted([AFTER_FIX]),
+    / so the wait for the next is inside their vllm_prefill_ms, which covers their decode \(the stage emits one output\): time lost /,
+  );
+  // analyze says it in the same words.
+  const r = spawnSync(process.execPath, [CLI, 'analyze', THREE_STAGE], {
+    encoding: 'utf8',
+    timeout: 60_000,
+    cwd: ROOT,
+  });
+  assert.equal(r.status, 0, r.stderr);
+  assert.ok(
+    r.stdout.split('\n').includes(`  [info] preempted-requests (stage 0), 1 request: ${preempted([THREE_STAGE])}`),
+    r.stdout,
+  );
+});
+
 test("a positive residual that comes from the parts' medians alone is not called time no part explains", () => {
   // chatcmpl-3c88c0cf9be8c9bf: its talker's first output at 10,318.607 ms; its parts up to it (preprocess
   // 57, the thinker's 9,910.007, the 0->1 hand-off's 448.739, the talker's queued 0.35 and prefill 93.9)
