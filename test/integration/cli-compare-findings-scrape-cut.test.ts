@@ -13,6 +13,7 @@ import { test } from 'node:test';
 import { runCli } from './support/cliProcess';
 import { cutInto, REPLICAS_SCRAPE } from './support/cutScrape';
 import { tempFolder } from './support/tempFolder';
+import { withOlderItlName } from '../unit/support/olderItlName';
 
 const dir = tempFolder('stage-lens-compare-findings-cut-');
 /** A build before the codec TTFT fix: stage 1 records no TTFT while its inter-token latency has 271. */
@@ -178,23 +179,14 @@ test('a scrape cut late inside the inter-token latency family: the JSON findings
 });
 
 test('the inter-token latency under both names, the newer one (the one the signature reads) cut inside the stage: not checkable, though the older name was read whole', () => {
-  // vLLM registers the older name first: its series, a copy of the newer one's, come before them.
-  const withOlderName = (text: string): string => {
-    const at = text.indexOf('# TYPE vllm:inter_token_latency_seconds histogram');
-    const end = text.indexOf('# TYPE', at + 1);
-    const older = text
-      .slice(at, end)
-      .replaceAll('vllm:inter_token_latency_seconds', 'vllm:time_per_output_token_seconds');
-    return text.slice(0, at) + older + text.slice(at);
-  };
   const beforeFix = path.join(dir, 'before-fix-both-names.prom');
-  fs.writeFileSync(beforeFix, withOlderName(fs.readFileSync(BEFORE_FIX, 'utf8')));
+  fs.writeFileSync(beforeFix, withOlderItlName(fs.readFileSync(BEFORE_FIX, 'utf8')));
   const cut = path.join(dir, 'both-names-itl-cut.prom');
   // Inside stage 1 replica 0's bucket le="0.4" of the newer name (`146.0` cut to `14`).
   fs.writeFileSync(
     cut,
     cutInto(
-      withOlderName(fs.readFileSync(REPLICAS_SCRAPE, 'utf8')),
+      withOlderItlName(fs.readFileSync(REPLICAS_SCRAPE, 'utf8')),
       'vllm:inter_token_latency_seconds_bucket{model_name="Qwen/Qwen3-TTS-12Hz-1.7B-CustomVoice",stage="1",replica="0",le="0.4"}',
       ' 14'.length,
     ),

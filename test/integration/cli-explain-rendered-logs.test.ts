@@ -4,6 +4,8 @@
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { buildBundles } from './support/buildBundles';
 import type { ExplainReport } from '../../server/core/explain/explainReport';
@@ -39,7 +41,6 @@ test("a downstream stage's num_tokens_in 0 (counted on stage 0 only) is no point
     'Cost per token (least squares over requests)',
     '  stage 0 · talker prefill+decode (one output) vs num_tokens_out: not fitted, 6 points (at least 10 needed)',
     '  stage 0 · talker decode vs num_tokens_out: not fitted, this stage emits one output, when it stops (Model Runner V2 + async chunk): its vllm_decode_ms is not a measurement, its decode steps are in its prefill+decode',
-    '  stage 1 · code2wav decode vs num_tokens_out: not fitted, 6 points (at least 10 needed)',
   ]);
   const report = JSON.parse(explain([THREE_STAGE, '--format', 'json'])) as ExplainReport;
   const byInput = [...report.costModel, ...report.costModelSkipped]
@@ -47,6 +48,82 @@ test("a downstream stage's num_tokens_in 0 (counted on stage 0 only) is no point
     .map((f) => f.stageKey);
   // The thinker's 4,860 / 1,203 / 2,377 prompt tokens only; the talker's and code2wav's 0s are no counts.
   assert.deepEqual(byInput, ['0']);
+});
+
+test("a codec's num_tokens_out 0 beside the audio it made (no token ids, no native count) is no point of a cost per token", () => {
+  // Every request's code2wav prints num_tokens_out 0 with output_unit_count 1 to 4 and audio_generated_frames
+  // in the tens of thousands: the 0 is the field's default, so no code2wav decode line, fitted or skipped.
+  assert.deepEqual(block(explain([THREE_STAGE]), /^Cost per token/), [
+    'Cost per token (least squares over requests)',
+    '  stage 0 · thinker prefill vs num_tokens_in: not fitted, 3 points (at least 10 needed)',
+    '  stage 0 · thinker decode vs num_tokens_out: not fitted, 3 points (at least 10 needed)',
+    '  stage 1 · talker decode vs num_tokens_out: not fitted, 3 points (at least 10 needed)',
+  ]);
+  const byOutput = (args: string[]) => {
+    const report = JSON.parse(explain([...args, '--format', 'json'])) as ExplainReport;
+    return [...report.costModel, ...report.costModelSkipped]
+      .filter((f) => f.x === 'num_tokens_out')
+      .map((f) => [f.stageKey, f.y, f.n]);
+  };
+  assert.deepEqual(byOutput([AFTER_FIX]), [
+    ['0', 'vllm_prefill_ms', 6],
+    ['0', 'vllm_decode_ms', 0],
+  ]);
+  assert.deepEqual(byOutput([THREE_STAGE]), [
+    ['0', 'vllm_decode_ms', 3],
+    ['1', 'vllm_decode_ms', 3],
+  ]);
+  // A build with a native count prints it, and a count is a point: 80 / 50 / 120 tokens in the codec column.
+  const native = readFileSync(THREE_STAGE, 'utf8')
+    .replace(/(\| num_tokens_out +\| +67 \| +275 \| +)0 \|/, '$180 |')
+    .replace(/(\| num_tokens_out +\| +41 \| +188 \| +)0 \|/, '$150 |')
+    .replace(/(\| num_tokens_out +\| +112 \| +460 \| +)0 \|/, '$1120 |');
+  assert.ok(!/\| num_tokens_out .* 0 \|/.test(native));
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'stage-lens-native-count-'));
+  try {
+    const log = path.join(dir, path.basename(THREE_STAGE));
+    writeFileSync(log, native);
+    assert.ok(
+      block(explain([log]), /^Cost per token/).includes(
+        '  stage 2 · code2wav decode vs num_tokens_out: not fitted, 3 points (at least 10 needed)',
+      ),
+    );
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test("a preempted request's wait to be scheduled again: in its prefill or its decode, as far as the fields tell", () => {
+  // chatcmpl-7f0f5c781f1aae4a: its thinker printed vllm_num_preemptions 2 with a prefill and a decode
+  // above 0, and the count does not say whether it came before the first token (prefill, TTFT) or after.
+  const preempted = (args: string[]): string => {
+    const report = JSON.parse(explain([...args, '--format', 'json'])) as ExplainReport;
+    return report.findings.find((f) => f.code === 'preempted-requests')?.message ?? '';
+  };
+  assert.equal(
+    preempted([THREE_STAGE]),
+    'Stage 0 · thinker preempted 1 of 3 requests (up to 2 times, on chatcmpl-7f0f5c781f1aae4a): vLLM took their KV-cache blocks for other requests and scheduled them again later. ' +
+      'vllm_queued_ms ends at the first scheduling, so the wait for the next is inside their vllm_prefill_ms or their vllm_decode_ms ' +
+      '(before their first token it is in the prefill and the TTFT, after it in the decode; vllm_num_preemptions counts the preemptions, not when they came): ' +
+      'time lost for want of KV-cache room, not spent on their tokens. ' +
+      'Fewer preemptions take more KV-cache room per request: a higher gpu_memory_utilization, or a lower max_num_seqs or max_num_batched_tokens for the stage.',
+  );
+  // The talker that emits one output: its vllm_prefill_ms covers its decode, so the wait is there.
+  assert.match(
+    preempted([AFTER_FIX]),
+    / so the wait for the next is inside their vllm_prefill_ms, which covers their decode \(the stage emits one output\): time lost /,
+  );
+  // analyze says it in the same words.
+  const r = spawnSync(process.execPath, [CLI, 'analyze', THREE_STAGE], {
+    encoding: 'utf8',
+    timeout: 60_000,
+    cwd: ROOT,
+  });
+  assert.equal(r.status, 0, r.stderr);
+  assert.ok(
+    r.stdout.split('\n').includes(`  [info] preempted-requests (stage 0), 1 request: ${preempted([THREE_STAGE])}`),
+    r.stdout,
+  );
 });
 
 test("a positive residual that comes from the parts' medians alone is not called time no part explains", () => {

@@ -152,7 +152,7 @@ describe('a preempted request', () => {
     await page.locator(cell(index, col)).hover();
     assert.equal(
       await page.locator(cell(index, col)).getAttribute('title'),
-      'vllm_num_preemptions: printed 1. Preempted once: its decode includes the wait to be scheduled again.',
+      'vllm_num_preemptions: printed 1. Preempted once: its prefill or decode includes the wait to be scheduled again.',
     );
     // The codec printed 0 in the same table: a measured 0.
     assert.equal(await page.locator(cell(index, '1.field:vllm_num_preemptions')).textContent(), '0');
@@ -165,7 +165,7 @@ describe('a preempted request', () => {
     assert.equal(await page.locator(cell(other, col)).textContent(), 'hidden');
   });
 
-  test("its timeline says the talker's decode includes the wait to be scheduled again", async () => {
+  test("its timeline says the talker's prefill or decode includes the wait to be scheduled again", async () => {
     await showOnly(page, PREEMPTED);
     await page.locator(idCell(0)).dblclick();
     await waitUntil(
@@ -173,7 +173,7 @@ describe('a preempted request', () => {
       `document.querySelector('[data-testid="waterfall-title"]').textContent === ${JSON.stringify(PREEMPTED)} && !document.querySelector('[data-testid="request-caveats"]').hidden`,
     );
     assert.deepEqual(await page.locator('[data-testid="request-caveats"] li').allTextContents(), [
-      'stage 0 · talker preempted once: its decode includes the wait to be scheduled again',
+      'stage 0 · talker preempted once: its prefill or decode includes the wait to be scheduled again',
     ]);
     await page.screenshot({ path: path.join(SHOTS, 'latency-panel-preempted-timeline.png') });
   });
@@ -197,6 +197,11 @@ describe('a preempted request', () => {
     await waitUntil(
       page,
       `document.querySelector('[data-testid="preemptions-reading"]')?.textContent.includes('p95 tail') === true`,
+    );
+    // Where the wait lies: the count does not say before or after the first token.
+    assert.equal(
+      await page.locator('[data-testid="tail-preemptions"] p.note').textContent(),
+      "end-to-end time, p95 tail (at or above 1.55 s); requests that printed vllm_num_preemptions > 0. A preempted request waits to be scheduled again inside its prefill (preempted before its first token) or its decode (after it); a one-output stage's prefill covers its decode.",
     );
     // As `stage-lens explain test/fixtures/logs/preempted-decode.log` prints it.
     assert.equal(

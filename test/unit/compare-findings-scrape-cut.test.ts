@@ -16,6 +16,7 @@ import type { RunData } from '../../server/core/compare/types';
 import { parseExposition } from '../../server/core/metricsText';
 import { metricNotReportingInScrape, scrapeChecksDone } from '../../server/core/explain/metricNotReporting';
 import { cutInsideLine, cutInto, lastSeriesLine, REPLICAS_SCRAPE } from '../integration/support/cutScrape';
+import { withOlderItlName } from './support/olderItlName';
 
 const FIXTURES = path.join(__dirname, '..', 'fixtures', 'scrapes');
 /** A build before the codec TTFT fix: stage 1 records no TTFT while its inter-token latency has 271. */
@@ -184,16 +185,7 @@ test("a scrape cut late inside the inter-token latency family: a stage's signatu
 });
 
 test('the inter-token latency under both names, the newer one (the one read) cut inside the stage: the signature is not checkable, though the older name was read whole', () => {
-  // vLLM registers the older name first: its series, a copy of the newer one's, come before them.
-  const withOlderName = (text: string): string => {
-    const at = text.indexOf('# TYPE vllm:inter_token_latency_seconds histogram');
-    const end = text.indexOf('# TYPE', at + 1);
-    const older = text
-      .slice(at, end)
-      .replaceAll('vllm:inter_token_latency_seconds', 'vllm:time_per_output_token_seconds');
-    return text.slice(0, at) + older + text.slice(at);
-  };
-  const both = withOlderName(REPLICAS_TEXT);
+  const both = withOlderItlName(REPLICAS_TEXT);
   // Inside stage 1 replica 0's bucket le="0.4" of the newer name (`146.0` cut to `14`).
   const cut = scrapeRun(
     cutInto(
@@ -203,7 +195,7 @@ test('the inter-token latency under both names, the newer one (the one read) cut
     ),
     'itl-cut.prom',
   );
-  const beforeFixBoth = (): RunData => scrapeRun(withOlderName(BEFORE_FIX_TEXT), 'before-fix.prom');
+  const beforeFixBoth = (): RunData => scrapeRun(withOlderItlName(BEFORE_FIX_TEXT), 'before-fix.prom');
   assert.deepEqual(
     [findingLines(beforeFixBoth(), cut), findingLines(beforeFixBoth(), scrapeRun(both, 'whole.prom'))],
     [

@@ -13,7 +13,7 @@ import { ttftUpstreamWaitMs } from './ttftUpstreamWait';
 import { e2eTableMs } from './endToEnd';
 import { isNegativeInterval, measurementOf, unrecordedReason } from './unrecordedValues';
 import { SampleSet } from './sampleSet';
-import { PREEMPTIONS_FIELD, preemptionCount } from './preemptions';
+import { PREEMPTIONS_FIELD, preemptionCount, preemptionWait, type PreemptionWait } from './preemptions';
 import { lacksStageTable, tablesMissingMessage } from './tablesMissing';
 import { phaseSplitNotPrinted, phaseSplitNotPrintedMessage } from './phaseSplitNotPrinted';
 import { stageLabel } from '../stageRoles';
@@ -62,6 +62,19 @@ function sentenceStage(stageKey: string, roles: Readonly<Record<string, string>>
   return sentenceCase(stageLabel(stageKey, roles));
 }
 
+/** Where the preempted requests of a stage waited to be scheduled again; one phase only where all their fields place it there. */
+function preemptionWaitText(waits: ReadonlySet<PreemptionWait> | undefined): string {
+  const only = waits?.size === 1 ? [...waits][0] : 'prefillOrDecode';
+  switch (only) {
+    case 'prefillDecode':
+      return 'vllm_prefill_ms, which covers their decode (the stage emits one output)';
+    case 'prefill':
+      return 'vllm_prefill_ms and vllm_ttft_ms (their vllm_decode_ms is 0: the preemption came before their first token)';
+    default:
+      return 'vllm_prefill_ms or their vllm_decode_ms (before their first token it is in the prefill and the TTFT, after it in the decode; vllm_num_preemptions counts the preemptions, not when they came)';
+  }
+}
+
 export class FindingsBuilder {
   /** In order of first hit. */
   private readonly buckets: Bucket[] = [];
@@ -71,8 +84,8 @@ export class FindingsBuilder {
   private readonly coldRequests: AnalyzedRequest[] = [];
   /** Per stage id: stage_gen_time_ms of its preempted requests, set against the stage's median in the message. */
   private readonly preemptedStageTimes = new Map<number | null, SampleSet>();
-  /** Stage ids with a preempted request whose vllm_prefill_ms covers its decode (one output): the wait is in that prefill. */
-  private readonly preemptedInPrefill = new Set<number | null>();
+  /** Per stage id: the phases that held its preempted requests' wait to be scheduled again, as far as their fields tell. */
+  private readonly preemptionWaits = new Map<number | null, Set<PreemptionWait>>();
   /** Requests added, for "N of M" where a finding is about requests rather than stages. */
   private requestTotal = 0;
   /** Per stage id, the one-output request with the largest prefill+decode (the message's example). */
@@ -319,7 +332,9 @@ export class FindingsBuilder {
     const count = preemptionCount(stage);
     if (count === null) return;
     this.hit('preempted-requests', 'info', stage.stageId, request.requestId, count, PREEMPTIONS_FIELD);
-    if (prefillCoversDecode(request, stage)) this.preemptedInPrefill.add(stage.stageId);
+    let waits = this.preemptionWaits.get(stage.stageId);
+    if (waits === undefined) this.preemptionWaits.set(stage.stageId, (waits = new Set()));
+    waits.add(preemptionWait(request, stage));
     const stageTime = measurementOf(STAGE_TIME_FIELD, stage.fields[STAGE_TIME_FIELD]);
     if (stageTime === undefined) return;
     let times = this.preemptedStageTimes.get(stage.stageId);
@@ -427,11 +442,7 @@ export class FindingsBuilder {
       case 'preempted-requests':
         return (
           `${stage} preempted ${of(b.stageId)} (${b.worst === 1 ? (n === 1 ? 'once' : 'once each') : `up to ${groupedNumber(b.worst, 0, 0)} times, on ${b.worstRequest}`}): vLLM took their KV-cache blocks for other requests and scheduled them again later. ` +
-          `vllm_queued_ms ends at the first scheduling, so the wait for the next is inside their ${
-            this.preemptedInPrefill.has(b.stageId)
-              ? 'vllm_prefill_ms, which covers their decode (the stage emits one output)'
-              : 'vllm_decode_ms'
-          }: time lost for want of KV-cache room, not spent on their tokens.` +
+          `vllm_queued_ms ends at the first scheduling, so the wait for the next is inside their ${preemptionWaitText(this.preemptionWaits.get(b.stageId))}: time lost for want of KV-cache room, not spent on their tokens.` +
           this.preemptedStageTimeText(b.stageId, stages) +
           ' Fewer preemptions take more KV-cache room per request: a higher gpu_memory_utilization, or a lower max_num_seqs or max_num_batched_tokens for the stage.'
         );

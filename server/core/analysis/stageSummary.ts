@@ -193,19 +193,7 @@ export class StageSummaryBuilder {
       if (replicas.size < 1024) replicas.add(replicaId);
       accumulate(stageAcc, request, stage, this.fields);
       if (byReplica !== null && replicas.size > 1 && replicaId !== null)
-        accumulate(
-          accumulator(
-            byReplica,
-            `${stage.stageKey}/${replicaId}`,
-            stage.stageKey,
-            stage.stageId,
-            replicaId,
-            this.keepsTails,
-          ),
-          request,
-          stage,
-          this.fields,
-        );
+        accumulate(replicaAccumulator(byReplica, stage, replicaId, this.keepsTails), request, stage, this.fields);
     }
   }
 
@@ -236,19 +224,7 @@ export class StageSummaryBuilder {
       for (const stage of request.stages) {
         const replicaId = stage.replicaId;
         if (replicaId === null || !multi.has(stage.stageKey)) continue;
-        accumulate(
-          accumulator(
-            byReplica,
-            `${stage.stageKey}/${replicaId}`,
-            stage.stageKey,
-            stage.stageId,
-            replicaId,
-            this.keepsTails,
-          ),
-          request,
-          stage,
-          this.fields,
-        );
+        accumulate(replicaAccumulator(byReplica, stage, replicaId, this.keepsTails), request, stage, this.fields);
       }
     }
     return sortedSummaries(byReplica);
@@ -259,6 +235,16 @@ function sortedSummaries(byReplica: Map<string, StageAccumulator>): StageSummary
   return [...byReplica.values()]
     .sort((a, b) => compareStageKeys(a.stageKey, b.stageKey) || (a.replicaId ?? 0) - (b.replicaId ?? 0))
     .map((a) => a.summary());
+}
+
+/** The accumulator of `stage` on replica `replicaId`. */
+function replicaAccumulator(
+  map: Map<string, StageAccumulator>,
+  stage: RequestStage,
+  replicaId: number,
+  keepsTails: boolean,
+): StageAccumulator {
+  return accumulator(map, `${stage.stageKey}/${replicaId}`, stage.stageKey, stage.stageId, replicaId, keepsTails);
 }
 
 function accumulator(

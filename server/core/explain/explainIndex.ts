@@ -7,6 +7,7 @@
 // materialized to answer them, and each new request costs one breakdown.
 import { firstStageIdOf } from '../analysis/crossStage';
 import { prefillCoversDecode } from '../analysis/oneOutputStage';
+import { producedOutput } from '../analysis/stageKind';
 import { ttftUpstreamWaitMs } from '../analysis/ttftUpstreamWait';
 import type { AnalyzedRequest } from '../analysis/types';
 import { numberOf } from '../values';
@@ -210,7 +211,7 @@ export class ExplainIndex {
       // Hidden rows stay unknown (zero or not measured), never 0 tokens.
       if (stage !== undefined) {
         put(ordinals.tokensIn, tokensInOf(stage, firstStageId));
-        put(ordinals.tokensOut, numberOf(stage.fields, 'num_tokens_out'));
+        put(ordinals.tokensOut, tokensOutOf(stage));
         put(ordinals.preemptions, numberOf(stage.fields, 'vllm_num_preemptions'));
         put(ordinals.ttftWaitedUpstream, ttftUpstreamWaitMs(request, stage, firstStageId));
       }
@@ -410,4 +411,15 @@ class RowValues {
 function tokensInOf(stage: AnalyzedRequest['stages'][number], firstStageId: number): number | undefined {
   const v = numberOf(stage.fields, 'num_tokens_in');
   return v === 0 && stage.stageId !== null && stage.stageId > firstStageId ? undefined : v;
+}
+
+/**
+ * A stage's num_tokens_out as a count of the tokens it made, or undefined. vLLM-Omni counts the
+ * generated token ids (or vLLM's native count); a codec stage (code2wav) makes audio, not token
+ * ids, and prints 0 in builds without a native count. A 0 on a stage that produced output (output
+ * units, audio frames, a first output) is the field's default, not a count: no point of a cost per token.
+ */
+function tokensOutOf(stage: AnalyzedRequest['stages'][number]): number | undefined {
+  const v = numberOf(stage.fields, 'num_tokens_out');
+  return v === 0 && producedOutput(stage.fields) ? undefined : v;
 }

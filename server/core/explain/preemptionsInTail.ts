@@ -1,6 +1,6 @@
 // Preemptions in a tail: vLLM preempts a request when its KV-cache blocks are needed by
 // others and schedules it again later; vllm_queued_ms ends at the first scheduling, so the wait
-// lies inside the request's decode (or a one-output stage's prefill). Were the tail's requests
+// lies inside the request's prefill (before its first token) or decode (after it). Were the tail's requests
 // preempted more often than the rest? Per stage up to the target's, the requests that printed a
 // preemption, in the tail (at or above the target's value at the quantile, as the tail
 // attribution takes it) against all in scope that measured the target. One pass per question.
@@ -103,7 +103,7 @@ function readingOf(
     const named = over.map((s) => stageLabel(s.stageKey, roles)).join(' and ');
     return {
       reading: 'overRepresented',
-      text: `Preempted requests are over-represented in the ${quantile} tail on ${named}: part of the tail is time lost waiting to be scheduled again (in decode), for want of KV-cache room.`,
+      text: `Preempted requests are over-represented in the ${quantile} tail on ${named}: part of the tail is time lost waiting to be scheduled again (in prefill or decode), for want of KV-cache room.`,
     };
   }
   const tailPreempted = Math.max(...stages.map((s) => s.tailPreempted));

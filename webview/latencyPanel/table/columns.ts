@@ -155,7 +155,7 @@ function replicaColumn(stage: StageSummary, group: string): TableColumn {
   };
 }
 
-/** How many times the stage preempted the request: the wait to be scheduled again lies in its decode (or a one-output stage's prefill). */
+/** How many times the stage preempted the request: the wait to be scheduled again lies in its prefill or its decode (before or after its first token). */
 function preemptionsColumn(stage: StageSummary, group: string): TableColumn {
   const column = fieldColumn(stage, group, PREEMPTIONS_FIELD, 'preempted', '');
   // A count: a whole number, not a duration's decimals; hidden, None and the rest as any field.

@@ -295,7 +295,7 @@ export class TailView {
       h('h3', { text: 'Preemptions' }),
       h('p', {
         className: 'muted note',
-        text: `${targetText(p.target, this.stageNames)}, ${p.quantile} tail (at or above ${formatDurationMs(p.thresholdMs)}); requests that printed vllm_num_preemptions > 0. A preempted request waits to be scheduled again inside its decode (or a one-output stage's prefill).`,
+        text: `${targetText(p.target, this.stageNames)}, ${p.quantile} tail (at or above ${formatDurationMs(p.thresholdMs)}); requests that printed vllm_num_preemptions > 0. A preempted request waits to be scheduled again inside its prefill (preempted before its first token) or its decode (after it); a one-output stage's prefill covers its decode.`,
       }),
       h('p', {
         className: 'preemptions-reading',

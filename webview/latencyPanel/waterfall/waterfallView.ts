@@ -56,7 +56,7 @@ export class WaterfallView {
     testId: 'waterfall-empty',
     text: 'Select a request in the Requests tab and press Enter (or double-click it) to see its timeline.',
   });
-  /** What a reader must know to weigh a stage's bars (a preemption's wait inside its decode). */
+  /** What a reader must know to weigh a stage's bars (a preemption's wait inside its prefill or decode). */
   private readonly caveats = h('ul', { className: 'request-caveats', testId: 'request-caveats' });
   private readonly facts = new RequestFacts();
   private readonly breakdown = new BreakdownStrip();
