@@ -495,9 +495,13 @@ export async function analyzeStream(
     const note = analysis.legacyNote();
     if (note !== null) process.stderr.write(terminalText(`stage-lens analyze: ${note}\n`));
     if (snapshot.runSummaries !== null)
-      process.stderr.write(terminalText(`stage-lens analyze: ${runSummaryCsvNote(snapshot.runSummaries)}\n`));
+      process.stderr.write(
+        terminalText(`stage-lens analyze: ${runSummaryCsvNote(snapshot.runSummaries, writer.wroteRows)}\n`),
+      );
     if (snapshot.overallSummaries !== null)
-      process.stderr.write(terminalText(`stage-lens analyze: ${overallSummaryCsvNote(snapshot.overallSummaries)}\n`));
+      process.stderr.write(
+        terminalText(`stage-lens analyze: ${overallSummaryCsvNote(snapshot.overallSummaries, writer.wroteRows)}\n`),
+      );
     const engineOnly = snapshot.findings.find((f) => f.code === 'engine-stats-only');
     if (engineOnly !== undefined) process.stderr.write(terminalText(`stage-lens analyze: ${engineOnly.message}\n`));
     // Nor the repeated-request-ids finding: its rows are in the CSV, as <id>#2.

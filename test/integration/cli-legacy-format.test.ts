@@ -123,7 +123,7 @@ test('--format csv: a row per stage with its values and the split not measured, 
   assert.equal(
     out.stderr,
     `stage-lens analyze: the input has 14 stats dicts in vLLM-Omni's format before February 2026: 1 request read from them, with no phase split (that format prints none: the split columns are empty); ${FIX}\n` +
-      "stage-lens analyze: the input has 1 run summary (the latest: omni.py's [Summary] dict (vLLM-Omni before February 2026), line 108): the run's totals, no request's, so no CSV row; --format table shows the latest as printed, --format json the latest 1 (runSummaries)\n",
+      "stage-lens analyze: the input has 1 run summary (the latest: omni.py's [Summary] dict (vLLM-Omni before February 2026), line 108): the run's totals, no request's, so none of the CSV's rows holds them (its rows are the requests'); --format table shows the latest as printed, --format json the latest 1 (runSummaries)\n",
   );
   // A summary dict alone: no row, and the stderr says where its totals are.
   const summaryOnly = cli([

@@ -91,6 +91,18 @@ test('a log with no [Overall Summary] keeps `overallSummaries` null and its own 
   assert.match(table.stdout, /No per-request stage statistics found/);
 });
 
+test("real-logs 05 (csv): the [OmniTiming] lines give rows; stderr says the [Overall Summary]'s totals are in none of them", () => {
+  const run = analyze([path.join(REAL, '05-pr3042-omnitiming-and-overall.log'), '--format', 'csv']);
+  assert.equal(run.status, 0, run.stderr);
+  const rows = run.stdout.split('\n').filter((l) => l !== '');
+  assert.equal(rows.length, 4, 'the header and a row per stage of the one request (3 stages)');
+  assert.match(rows[1] ?? '', /^chatcmpl-ac59cea85b422f04,0,false,2,0,0,0,llm,/);
+  assert.equal(
+    run.stderr,
+    "stage-lens analyze: the input has 1 [Overall Summary] table (cut off) and no [StageRequestStats] table: it prints run totals, not any request's, so none of the CSV's rows holds them (its rows are the requests'); --format table shows it as printed, --format json as overallSummaries\n",
+  );
+});
+
 test('real-logs 01 and 03 (csv): no row for the [Overall Summary], and stderr says where its values are; a log with stage tables says nothing of it', () => {
   const header = (out: string): string[] => out.split('\n').filter((l) => l !== '');
   const whole = analyze([path.join(REAL, '01-pr891-overall-e2e-noprefix.log'), '--format', 'csv']);

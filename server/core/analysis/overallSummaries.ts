@@ -121,14 +121,20 @@ export function overallCutOffSentence(cutOff: number, tables: number, where: str
 
 /**
  * One line for the CSV, whose rows are per request and stage: the [Overall Summary] tables of a
- * log without stage tables have none, so an otherwise silent CSV says where their values are.
+ * log without stage tables have none, so the CSV says where their values are. `requestRows`: the
+ * log's requests gave rows of their own (its [OmniTiming] lines).
  */
-export function overallSummaryCsvNote(overall: OverallSummaries): string {
+export function overallSummaryCsvNote(overall: OverallSummaries, requestRows: boolean): string {
   const n = overall.tables;
   const cut = overall.cutOffTables === 0 ? '' : n === 1 ? ' (cut off)' : ` (${overall.cutOffTables} cut off)`;
   return (
     `the input has ${countOf(n, '[Overall Summary] table')}${cut} and no [StageRequestStats] table: ` +
-    `${n === 1 ? 'it prints' : 'they print'} run totals, not any request's, so no CSV row; --format table shows ` +
+    `${n === 1 ? 'it prints' : 'they print'} run totals, not any request's, ${totalsInCsv(requestRows)}; --format table shows ` +
     `${n === 1 ? 'it' : 'them'} as printed, --format json as overallSummaries`
   );
+}
+
+/** Where a run's totals are in the CSV: nowhere, whether or not requests gave it rows of their own. */
+export function totalsInCsv(requestRows: boolean): string {
+  return requestRows ? "so none of the CSV's rows holds them (its rows are the requests')" : 'so no CSV row';
 }

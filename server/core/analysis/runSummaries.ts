@@ -13,6 +13,7 @@ import type { RunSummaries, RunSummariesJson, RunSummary } from './types';
 import { nonFiniteText } from '../values';
 import { countOf } from '../numberText';
 import { runSummaryStageEntries, runSummaryTransferEntries } from '../runSummaryStages';
+import { totalsInCsv } from './overallSummaries';
 
 /** How both summary readers keep a printed None. */
 const NONE = 'None';
@@ -79,10 +80,10 @@ export class RunSummaryCollector {
 }
 
 /** One line for the CSV, which has a row per request and stage only: what the summaries are and where they are shown. */
-export function runSummaryCsvNote(summaries: RunSummaries): string {
+export function runSummaryCsvNote(summaries: RunSummaries, requestRows: boolean): string {
   const latest = summaries.kept[summaries.kept.length - 1];
   const what = latest === undefined ? '' : ` (the latest: ${latest.title}, line ${latest.line})`;
-  return `the input has ${countOf(summaries.count, 'run summary', 'run summaries')}${what}: the run's totals, no request's, so no CSV row; --format table shows the latest as printed, --format json the latest ${summaries.kept.length} (runSummaries)`;
+  return `the input has ${countOf(summaries.count, 'run summary', 'run summaries')}${what}: the run's totals, no request's, ${totalsInCsv(requestRows)}; --format table shows the latest as printed, --format json the latest ${summaries.kept.length} (runSummaries)`;
 }
 
 /** The summaries as JSON carries them: null stays a printed None, a nan / inf the text printed (JSON would make it null). */

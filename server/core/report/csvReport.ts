@@ -341,6 +341,7 @@ function writeCsvRequestRows(out: ByteChunks, r: AnalyzedRequest): void {
 export class CsvWriter {
   private readonly bytes: ByteChunks;
   private headed = false;
+  private rows = false;
 
   constructor(
     private readonly emit: ChunkSink,
@@ -351,8 +352,15 @@ export class CsvWriter {
 
   request(r: AnalyzedRequest): void {
     this.head();
+    const before = this.bytes.length;
     writeCsvRequestRows(this.bytes, r);
+    if (this.bytes.length > before) this.rows = true;
     if (this.bytes.length >= this.chunkBytes) this.bytes.takeTo(this.emit);
+  }
+
+  /** Whether a request gave the CSV a row (a request read from a run's totals gives none). */
+  get wroteRows(): boolean {
+    return this.rows;
   }
 
   end(): void {
