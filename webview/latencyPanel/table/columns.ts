@@ -319,13 +319,23 @@ const FINDING_SPLIT: Readonly<Record<string, SplitName>> = {
   'ttft-no-output': 'ttftMs',
   'prefill-covers-decode': 'prefillMs',
   'queued-includes-input-wait': 'queuedMs',
-  'preempted-requests': 'decodeMs',
 };
 
-/** The column of the phase a finding on `stageId` is about (`1.ttftMs`), or null when it names no one phase. */
+/** Findings about a field rather than one phase: a preemption's wait lies in the prefill or the decode. */
+const FINDING_FIELD: Readonly<Record<string, string>> = {
+  'preempted-requests': PREEMPTIONS_FIELD,
+};
+
+/**
+ * The column a finding on `stageId` is about: its phase's (`1.ttftMs`), or its field's
+ * (`0.field:vllm_num_preemptions`); null when it names neither.
+ */
 export function findingColumnId(code: string, stageId: number | null): RequestSortKey | null {
+  if (stageId === null) return null;
+  const field = FINDING_FIELD[code];
+  if (field !== undefined) return `${stageId}.field:${field}`;
   const split = FINDING_SPLIT[code];
-  return split === undefined || stageId === null ? null : `${stageId}.${split}`;
+  return split === undefined ? null : `${stageId}.${split}`;
 }
 
 /** The column holding an explain target's value: `stage1.firstOutput` is stage 1's 1st output, `stage1.ttft` its TTFT. */
