@@ -765,7 +765,7 @@ describe('Request Timeline across sessions and without the stats tables', () => 
         await page
           .locator('[data-testid="request-facts"] tr[data-stage-key="0"] td[data-col="queuedMs"]')
           .getAttribute('title'),
-        'This request printed no [StageRequestStats] table, only its [OmniTiming] line: vLLM-Omni logs its stats tables at DEBUG (VLLM_LOGGING_LEVEL=DEBUG).',
+        'This request printed no [StageRequestStats] table, only its [OmniTiming] line: vLLM-Omni logs its per-request stage tables at DEBUG (VLLM_LOGGING_LEVEL=DEBUG).',
       );
     });
   });

@@ -263,7 +263,7 @@ export const NO_TABLE_VIEW: ValueView = Object.freeze({
   text: 'no table',
   state: 'notMeasured',
   title:
-    'This request printed no [StageRequestStats] table, only its [OmniTiming] line: vLLM-Omni logs its stats tables at DEBUG (VLLM_LOGGING_LEVEL=DEBUG).',
+    'This request printed no [StageRequestStats] table, only its [OmniTiming] line: vLLM-Omni logs its per-request stage tables at DEBUG (VLLM_LOGGING_LEVEL=DEBUG).',
   value: null,
 });
 
