@@ -136,11 +136,16 @@ test('Latency Details: a boot picked is the scope of every view, its requests on
     assert.deepEqual(pages.at(-1)?.type === 'queryRequests' ? pages.at(-1)?.params.scope : null, { boot: 1 });
     // The ids are boot 1's, as analyze --boot 1 lists them.
     // The table's row slots that hold a request (the rest are empty, recycled).
-    const ids = (await page.getByTestId('request-id').allTextContents()).filter((t) => t !== '').sort();
     const boot1 = session.requests
       .filter((r) => r.boot === 1)
       .map((r) => r.requestId)
       .sort();
+    // The rows are drawn once the page of requests arrives, after the total: wait for them.
+    await waitUntil(
+      page,
+      `[...document.querySelectorAll('[data-testid="request-id"]')].filter((e) => e.textContent !== '').length === ${boot1.length}`,
+    );
+    const ids = (await page.getByTestId('request-id').allTextContents()).filter((t) => t !== '').sort();
     assert.deepEqual(ids, boot1);
     assert.equal(
       await page.getByTestId('boots-note').textContent(),
