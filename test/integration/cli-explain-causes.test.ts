@@ -1,30 +1,20 @@
 // `stage-lens explain` names the known causes of a tail its parts do not name, as a user runs
 // it (the built dist/cli.js as a real child process): cold requests in the tail, a downstream
 // TTFT that holds a wait upstream (in the residual), and a part a fold would have hidden.
-import { test, before } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import * as path from 'node:path';
-import { buildBundles } from './support/buildBundles';
+import { cliStdout } from './support/cliProcess';
 import type { ExplainReport } from '../../server/core/explain/explainReport';
 import type { TailAttribution } from '../../server/core/explain/types';
 
 const ROOT = path.resolve(__dirname, '..', '..');
-const CLI = path.join(ROOT, 'dist', 'cli.js');
 /** `simulate --scenario cold-start --cold-start-ms 30000 --requests 12 --seed 7 --fixed-clock` at DEBUG. */
 const COLD = path.join(ROOT, 'test', 'fixtures', 'sim', 'cold-start-30s.log');
 const AFTER_FIX = path.join(ROOT, 'test', 'fixtures', 'upstream-rendered', 'qwen3tts-talker-first-audio-after-fix.log');
 const COLD_SAMPLE = path.join(ROOT, 'samples', 'qwen3-tts-first-audio-cold-start.log');
 
-before(() => {
-  buildBundles('cli');
-});
-
-function explain(args: string[]): string {
-  const r = spawnSync(process.execPath, [CLI, 'explain', ...args], { encoding: 'utf8', timeout: 60_000, cwd: ROOT });
-  assert.equal(r.status, 0, r.stderr);
-  return r.stdout;
-}
+const explain = (args: readonly string[]): string => cliStdout(['explain', ...args]);
 
 const tailOf = (args: string[]): TailAttribution => {
   const report = JSON.parse(explain([...args, '--format', 'json'])) as ExplainReport;

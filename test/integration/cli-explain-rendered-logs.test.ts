@@ -1,30 +1,20 @@
 // `stage-lens explain` on logs printed by vLLM-Omni's own stats code (test/fixtures/upstream-rendered),
 // as a user runs it (the built dist/cli.js as a real child process): what it says is read against
 // the tables those logs print.
-import { test, before } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { buildBundles } from './support/buildBundles';
+import { cliStdout } from './support/cliProcess';
 import type { ExplainReport } from '../../server/core/explain/explainReport';
 
 const ROOT = path.resolve(__dirname, '..', '..');
-const CLI = path.join(ROOT, 'dist', 'cli.js');
 const RENDERED = path.join(ROOT, 'test', 'fixtures', 'upstream-rendered');
 const AFTER_FIX = path.join(RENDERED, 'qwen3tts-talker-first-audio-after-fix.log');
 const THREE_STAGE = path.join(RENDERED, 'qwen3-omni-three-stage-transfers.log');
 
-before(() => {
-  buildBundles('cli');
-});
-
-function explain(args: string[]): string {
-  const r = spawnSync(process.execPath, [CLI, 'explain', ...args], { encoding: 'utf8', timeout: 60_000, cwd: ROOT });
-  assert.equal(r.status, 0, r.stderr);
-  return r.stdout;
-}
+const explain = (args: readonly string[]): string => cliStdout(['explain', ...args]);
 
 /** The lines of the block that starts with `headline` (up to the blank line after it). */
 function block(text: string, headline: RegExp): string[] {
@@ -114,15 +104,10 @@ test("a preempted request's wait to be scheduled again: in its prefill or its de
     / so the wait for the next is inside their vllm_prefill_ms, which covers their decode \(the stage emits one output\): time lost /,
   );
   // analyze says it in the same words.
-  const r = spawnSync(process.execPath, [CLI, 'analyze', THREE_STAGE], {
-    encoding: 'utf8',
-    timeout: 60_000,
-    cwd: ROOT,
-  });
-  assert.equal(r.status, 0, r.stderr);
+  const analyzed = cliStdout(['analyze', THREE_STAGE]);
   assert.ok(
-    r.stdout.split('\n').includes(`  [info] preempted-requests (stage 0), 1 request: ${preempted([THREE_STAGE])}`),
-    r.stdout,
+    analyzed.split('\n').includes(`  [info] preempted-requests (stage 0), 1 request: ${preempted([THREE_STAGE])}`),
+    analyzed,
   );
 });
 
