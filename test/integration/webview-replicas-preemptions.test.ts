@@ -103,11 +103,18 @@ describe('a stage on two replicas', () => {
         page,
         `document.querySelector('[role=columnheader][data-col="1.replica"]').getAttribute('aria-sort') === 'ascending'`,
       );
-      await waitUntil(page, `document.querySelector('${cell(7, '1.replica')}')?.textContent === '1'`);
+      // The sorted rows arrive after the header's mark: wait for every row, not the last one only
+      // (the unsorted table's last row already reads 1).
+      const ascending = [...expected].sort();
+      const replicaCells = `[${replicas.requests.map((_, i) => JSON.stringify(cell(i, '1.replica'))).join(',')}]`;
+      await waitUntil(
+        page,
+        `${replicaCells}.map((s) => document.querySelector(s)?.textContent).join() === ${JSON.stringify(ascending.join())}`,
+      );
       const sorted = await Promise.all(
         replicas.requests.map((_, i) => page.locator(cell(i, '1.replica')).textContent()),
       );
-      assert.deepEqual(sorted, [...expected].sort());
+      assert.deepEqual(sorted, ascending);
       // The stage filter offers each replica of the stage after it.
       assert.deepEqual(await page.locator('[data-testid="filter-stage"] option').allTextContents(), [
         'All stages',

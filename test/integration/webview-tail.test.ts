@@ -774,7 +774,8 @@ describe('Over Time: each gauge line names its source; Each request: what its co
       await view.dispatch(m);
     await waitUntil(
       page,
-      `!/\\(\\/metrics\\)/.test(document.querySelector('[data-testid="overtime-legend"]')?.textContent ?? '(/metrics)')`,
+      // The legend is redrawn whole: wait for the log's labels, not only for the scrapes' to go.
+      `((t) => !/\\(\\/metrics\\)/.test(t) && /\\(log\\)/.test(t))(document.querySelector('[data-testid="overtime-legend"]')?.textContent ?? '') && !document.querySelector('[data-testid="overtime-sources-note"]')`,
     );
     assert.match(
       (await page.getByTestId('overtime-legend').textContent()) ?? '',
