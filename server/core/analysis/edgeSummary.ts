@@ -63,6 +63,11 @@ class EdgeAccumulator {
     if (transfer.omniTimingTxState === 'measured' && ms !== null && Number.isFinite(ms)) this.tx.add(ms);
   }
 
+  trim(): void {
+    for (const counts of this.fields.values()) counts.values.trim();
+    this.tx.trim();
+  }
+
   summary(): EdgeSummary {
     const fields: Record<string, Distribution> = {};
     const fieldStates: Record<string, EdgeFieldStates> = {};
@@ -92,6 +97,11 @@ class EdgeAccumulator {
 
 export class EdgeSummaryBuilder {
   private readonly byEdge = new Map<string, EdgeAccumulator>();
+
+  /** The sample sets' room for more samples let go (SampleSet.trim): the input ended. */
+  trim(): void {
+    for (const acc of this.byEdge.values()) acc.trim();
+  }
 
   add(request: AnalyzedRequest): void {
     for (const transfer of request.transfers) {

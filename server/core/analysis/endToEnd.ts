@@ -71,6 +71,11 @@ class TransfersTotalBuilder {
       this.kbytes.add(bytes.value / 1024);
   }
 
+  trim(): void {
+    this.timeMs.trim();
+    this.kbytes.trim();
+  }
+
   summary(): TransfersTotalSummary | undefined {
     if (this.printed === 0) return undefined;
     return {
@@ -100,6 +105,10 @@ class TimePerTokenBuilder {
     }
   }
 
+  trim(): void {
+    this.ms.trim();
+  }
+
   summary(): TimePerTokenSummary | undefined {
     if (this.requests === 0) return undefined;
     return { ms: this.ms.distribution(), requests: this.requests, notRecorded: { ...this.notRecorded } };
@@ -119,6 +128,13 @@ export class EndToEndBuilder {
     if (e2e === null) return;
     this.samples.add(e2e.ms);
     if (e2e.from === 'omniTiming') this.fromOmniTiming += 1;
+  }
+
+  /** The sample sets' room for more samples let go (SampleSet.trim): the input ended. */
+  trim(): void {
+    this.samples.trim();
+    this.transfers.trim();
+    this.perToken.trim();
   }
 
   summary(): EndToEndSummary | null {

@@ -141,6 +141,11 @@ export class FindingsBuilder {
     }
   }
 
+  /** The preempted requests' sample sets let go of their room for more samples (SampleSet.trim): the input ended. */
+  trim(): void {
+    for (const times of this.preemptedStageTimes.values()) times.trim();
+  }
+
   add(request: AnalyzedRequest): void {
     if (request.cold) {
       this.coldRequests.push(request);

@@ -53,6 +53,11 @@ export class OverallSummaryBuilder {
     if (covers !== undefined && covers.state === 'measured' && covers.value > 1) this.coveringSeveral += 1;
   }
 
+  /** The sample sets' room for more samples let go (SampleSet.trim): the input ended. */
+  trim(): void {
+    for (const tally of this.tallies.values()) tally.samples.trim();
+  }
+
   /** null before any table. */
   summary(): OverallSummaries | null {
     if (this.tables === 0) return null;

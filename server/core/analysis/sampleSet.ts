@@ -71,7 +71,8 @@ export class SampleSet {
   private chunks: Samples[] = [];
   /**
    * null: the body is every sample, sample i at chunks[i >> CHUNK_BITS][i & CHUNK_MASK] (the
-   * first chunk grows up to CHUNK, the next ones are CHUNK long); else the body is runs:
+   * first chunk grows up to CHUNK, the next ones are CHUNK long, the last one may be cut to its
+   * samples by trim); else the body is runs:
    * runValues[r] is the value of run r < runCount, which ends before index runEnds[r] (both
    * arrays have room for more runs: a merge writes its runs in place, from the end).
    */
@@ -130,6 +131,28 @@ export class SampleSet {
   at(k: number): number {
     this.sortTail();
     return this.kth(k);
+  }
+
+  /**
+   * Fits the arrays to the samples, for a set whose input ended and which is only queried from
+   * then on: the tail is merged into the body (a 3-decimal sample takes 4 bytes there, 8 in the
+   * tail) and the room kept for samples to come is let go (up to 32 KB of tail, a third of the
+   * runs, the last chunk's rest). Samples added after it are taken as before, their room grown again.
+   */
+  trim(): void {
+    this.merge();
+    if (this.tail.length > 8) this.tail = new Float64Array(8);
+    const ends = this.runEnds;
+    if (ends !== null) {
+      if (ends.length > this.runCount) {
+        this.runEnds = ends.slice(0, this.runCount);
+        this.runValues = this.runValues.slice(0, this.runCount);
+      }
+      return;
+    }
+    const last = this.chunks.length - 1;
+    const used = this.bodyCount - last * CHUNK;
+    if (last >= 0 && this.chunks[last].length > used) this.chunks[last] = this.chunks[last].slice(0, used);
   }
 
   /** Bytes held by the samples. */
@@ -277,14 +300,18 @@ export class SampleSet {
     return this.scaled ? new Int32Array(length) : new Float64Array(length);
   }
 
-  /** Room in the chunks for `count` samples: the first chunk grown (up to CHUNK), then whole chunks added. */
+  /**
+   * Room in the chunks for `count` samples: the last chunk grown (up to CHUNK; shorter only while
+   * it is the first, or after trim), then whole chunks added.
+   */
   private reserve(count: number): void {
     const chunks = this.chunks;
-    const first = chunks[0];
-    if (first === undefined || (chunks.length === 1 && first.length < CHUNK && first.length < count)) {
-      const grown = this.newChunk(Math.min(CHUNK, Math.max(count, 2 * (first?.length ?? 0))));
-      if (first !== undefined) grown.set(first);
-      chunks[0] = grown;
+    const at = Math.max(chunks.length - 1, 0);
+    const last = chunks[at];
+    if (last === undefined || (last.length < CHUNK && at * CHUNK + last.length < count)) {
+      const grown = this.newChunk(Math.min(CHUNK, Math.max(count - at * CHUNK, 2 * (last?.length ?? 0))));
+      if (last !== undefined) grown.set(last);
+      chunks[at] = grown;
     }
     while (chunks.length * CHUNK < count) chunks.push(this.newChunk(CHUNK));
   }

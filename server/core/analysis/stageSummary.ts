@@ -127,6 +127,13 @@ class StageAccumulator {
     return out;
   }
 
+  trim(): void {
+    for (const set of this.fields.values()) set.trim();
+    for (const set of this.split) set?.trim();
+    this.addedTimeToFirstOutput.trim();
+    this.prefillDecode.trim();
+  }
+
   /** The same samples under another replica id (the maps keep their order, so summaries come out the same). */
   copyFor(replicaId: number): StageAccumulator {
     const copy = new StageAccumulator(this.stageKey, this.stageId, replicaId, this.keepsTails);
@@ -175,6 +182,12 @@ export class StageSummaryBuilder {
     this.byReplica = options.replicasAsTheyCome === true ? new Map() : null;
     this.fields = options.fields ?? null;
     this.keepsTails = options.keepsTails === true;
+  }
+
+  /** The sample sets' room for more samples let go (SampleSet.trim): the input ended. */
+  trim(): void {
+    for (const acc of this.byStage.values()) acc.trim();
+    if (this.byReplica !== null) for (const acc of this.byReplica.values()) acc.trim();
   }
 
   add(request: AnalyzedRequest): void {
