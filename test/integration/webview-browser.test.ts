@@ -13,7 +13,7 @@ import { formatCompact } from '../../webview/shared/format';
 import { headline } from '../../webview/sidePanel/summaryModel';
 import { BUGGY_CODEC_SCRAPE } from '../unit/support/scrapeFixtures';
 import type { WebviewPage } from '../fixtures/webview/browserHarness';
-import { REPO_ROOT, WebviewHarness, waitUntil } from '../fixtures/webview/browserHarness';
+import { REPO_ROOT, WebviewHarness, timelineOf, waitUntil } from '../fixtures/webview/browserHarness';
 import type { SyntheticSession } from '../fixtures/webview/syntheticSession';
 import {
   spansOf,
@@ -225,9 +225,10 @@ describe('latency panel', () => {
     await waitUntil(page, `document.querySelector('[data-testid="request-total"]').dataset.total === '1'`);
     await waitRowLoaded(page, 0);
     await page.locator(`${idCell(0)}`).dblclick();
+    // The last request's timeline stays under the new heading until this one's answer is drawn.
     await waitUntil(
       page,
-      `document.querySelector('[data-testid="waterfall-title"]').textContent === ${JSON.stringify(target)} && !document.querySelector('[data-testid="waterfall-legend"]').hidden`,
+      `${timelineOf(target)} && !document.querySelector('[data-testid="waterfall-legend"]').hidden`,
     );
     const legend = page.getByTestId('legend-reconstructed');
     assert.equal(await legend.isVisible(), true);

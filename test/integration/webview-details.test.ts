@@ -10,7 +10,7 @@ import { after, before, describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import type { StageSummary } from '../../server/protocol';
 import type { WebviewPage } from '../fixtures/webview/browserHarness';
-import { REPO_ROOT, WebviewHarness, waitUntil } from '../fixtures/webview/browserHarness';
+import { REPO_ROOT, WebviewHarness, answeredLast, waitUntil } from '../fixtures/webview/browserHarness';
 import { FakeHost } from '../fixtures/webview/fakeHost';
 import { sessionTitle } from '../../server/capture/sessionTitle';
 import type { SyntheticSession } from '../fixtures/webview/syntheticSession';
@@ -292,7 +292,8 @@ describe('histograms tab', () => {
       await page.getByTestId('histogram-metric').selectOption(metric);
       await waitUntil(
         page,
-        `document.querySelector('[data-testid="histogram-binned"]')?.textContent === '${numbers.toLocaleString('en-US')} numbers binned (ms).' && document.querySelector('[data-testid="histogram-canvas"]').getAttribute('aria-label').startsWith('Histogram of ')`,
+        // The answer to the last question: the stage picked first is drawn with the metric before (the same count).
+        `${answeredLast('queryHistogram')} && document.querySelector('[data-testid="histogram-binned"]')?.textContent === '${numbers.toLocaleString('en-US')} numbers binned (ms).' && document.querySelector('[data-testid="histogram-canvas"]').getAttribute('aria-label').startsWith('Histogram of ')`,
       );
     };
     const listed = (): Promise<{ state: string | undefined; count: string | undefined; text: string }[]> =>

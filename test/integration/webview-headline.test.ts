@@ -12,7 +12,7 @@ import { parseExposition } from '../../server/core/metricsText';
 import { histogramSummariesOf } from '../../server/core/metricsText/scrapeSummary';
 import { formatCompact, formatDurationMs, formatExact } from '../../webview/shared/format';
 import type { WebviewPage } from '../fixtures/webview/browserHarness';
-import { REPO_ROOT, WebviewHarness, waitUntil } from '../fixtures/webview/browserHarness';
+import { REPO_ROOT, WebviewHarness, answeredLast, timelineOf, waitUntil } from '../fixtures/webview/browserHarness';
 import type { SyntheticSession } from '../fixtures/webview/syntheticSession';
 import { sessionOfLog as sessionOf } from '../fixtures/webview/logSession';
 import { FakeHost } from '../fixtures/webview/fakeHost';
@@ -270,7 +270,8 @@ describe('latency panel', () => {
       await page.locator(`[data-testid="request-id"][data-index="${index}"]`).dblclick();
       await waitUntil(
         page,
-        `!document.querySelector('[data-testid="waterfall-legend"]').hidden && document.querySelector('[data-testid="waterfall-title"]').textContent === ${JSON.stringify(id)} && /^Request timeline/.test(document.querySelector('[data-testid="waterfall-canvas"]').getAttribute('aria-label') || '')`,
+        // The last request's timeline stays under the new heading until this one's answer is drawn.
+        `!document.querySelector('[data-testid="waterfall-legend"]').hidden && ${timelineOf(id)} && /^Request timeline/.test(document.querySelector('[data-testid="waterfall-canvas"]').getAttribute('aria-label') || '')`,
       );
       return (await page.getByTestId('waterfall-canvas').getAttribute('aria-label')) ?? '';
     };
@@ -346,7 +347,8 @@ describe('latency panel', () => {
     await page.locator('[data-testid="request-id"][data-index="0"]').dblclick();
     await waitUntil(
       page,
-      `document.querySelector('[data-testid="waterfall-title"]').textContent === ${JSON.stringify(r.requestId)} && document.querySelector('[data-testid="waterfall-canvas"]').getAttribute('data-slow-label') !== null`,
+      // The last request's canvas stays under the new heading until this one's answer is drawn.
+      `${timelineOf(r.requestId)} && document.querySelector('[data-testid="waterfall-canvas"]').getAttribute('data-slow-label') !== null`,
     );
     const canvas = page.getByTestId('waterfall-canvas');
     const width = await canvas.evaluate((e) => (e as unknown as { clientWidth: number }).clientWidth);
@@ -679,9 +681,10 @@ describe('Request Timeline across sessions and without the stats tables', () => 
         (await page.locator('[data-testid="histogram-metric"] option:checked').textContent())?.trim(),
         'stage time ([OmniTiming] stages=)',
       );
+      // The answer to the last question: the tab opens on stage 1's stage time, 6 numbers binned too.
       await waitUntil(
         page,
-        `/^6 numbers binned \\(ms\\)\\.$/.test(document.querySelector('[data-testid="histogram-binned"]')?.textContent ?? '')`,
+        `${answeredLast('queryHistogram')} && /^6 numbers binned \\(ms\\)\\.$/.test(document.querySelector('[data-testid="histogram-binned"]')?.textContent ?? '')`,
       );
       const ms = info.requests
         .map((r) => Math.round((r.stages[0]?.fields['omni_timing_stage_s'] as { value: number }).value * 1000))

@@ -10,7 +10,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { WebviewPage } from '../fixtures/webview/browserHarness';
-import { REPO_ROOT, WebviewHarness, waitUntil } from '../fixtures/webview/browserHarness';
+import { REPO_ROOT, WebviewHarness, answeredLast, waitUntil } from '../fixtures/webview/browserHarness';
 import { FakeHost } from '../fixtures/webview/fakeHost';
 import { sessionOfLog } from '../fixtures/webview/logSession';
 
@@ -50,9 +50,10 @@ async function showHistogram(view: WebviewPage, stageKey: string, metric: string
   await page.getByTestId('tab-histograms').click();
   await page.getByTestId('histogram-stage').selectOption(stageKey);
   await page.getByTestId('histogram-metric').selectOption(metric);
+  // The answer to the last question: a histogram drawn before (another stage or metric) stays until it comes.
   await waitUntil(
     page,
-    `document.querySelector('[data-testid="histogram-canvas"]').getAttribute('aria-label')?.startsWith('Histogram') && document.querySelector('[data-testid="histogram-canvas"]').dataset.bars !== undefined`,
+    `${answeredLast('queryHistogram')} && document.querySelector('[data-testid="histogram-canvas"]').getAttribute('aria-label')?.startsWith('Histogram') && document.querySelector('[data-testid="histogram-canvas"]').dataset.bars !== undefined`,
   );
 }
 

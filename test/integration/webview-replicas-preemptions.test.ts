@@ -10,7 +10,7 @@ import * as path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import type { WebviewPage } from '../fixtures/webview/browserHarness';
-import { REPO_ROOT, WebviewHarness, waitUntil } from '../fixtures/webview/browserHarness';
+import { REPO_ROOT, WebviewHarness, timelineOf, waitUntil } from '../fixtures/webview/browserHarness';
 import { FakeHost } from '../fixtures/webview/fakeHost';
 import { sessionOfLog } from '../fixtures/webview/logSession';
 import type { SyntheticSession } from '../fixtures/webview/syntheticSession';
@@ -190,10 +190,8 @@ describe('a preempted request', () => {
     await page.getByTestId('tab-requests').click();
     await showOnly(page, other);
     await page.locator(idCell(0)).dblclick();
-    await waitUntil(
-      page,
-      `document.querySelector('[data-testid="waterfall-title"]').textContent === ${JSON.stringify(other)}`,
-    );
+    // The preempted request's caveat stays under the new heading until this one's answer is drawn.
+    await waitUntil(page, timelineOf(other));
     assert.equal(await page.getByTestId('request-caveats').isHidden(), true);
   });
 

@@ -170,7 +170,11 @@ test('Latency Details: a boot picked is the scope of every view, its requests on
       const asked = (await view.posted()).filter((m) => m.type === 'queryOverTime').at(-1);
       return asked?.type === 'queryOverTime' ? asked.params : null;
     };
-    await waitUntil(page, `${overTimeScope} === '6 of 9 requests: boot 1'`);
+    // The scope is said when the series arrives; its axis is drawn a frame later.
+    await waitUntil(
+      page,
+      `${overTimeScope} === '6 of 9 requests: boot 1' && document.querySelector('[data-testid="overtime-canvas"]').dataset.t0 !== undefined`,
+    );
     assert.deepEqual(await lastOverTimeParams(), { scope: { boot: 1 } });
     const overTimeAxis = `(() => { const d = document.querySelector('[data-testid="overtime-canvas"]').dataset; return Number(d.t1) - Number(d.t0); })()`;
     const axisMs = (await page.evaluate(overTimeAxis)) as number;

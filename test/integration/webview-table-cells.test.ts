@@ -35,6 +35,15 @@ async function openTable(width: number): Promise<WebviewPage> {
   return view;
 }
 
+/**
+ * The rows of a new sort drawn: the header is marked at the click, the rows come with the host's
+ * answer (which sets the total) and are drawn in the frame after it.
+ */
+async function sortedRowsDrawn(page: Page): Promise<void> {
+  await waitUntil(page, `document.querySelector('[data-testid="request-total"]').dataset.total === '6'`);
+  await page.evaluate(FRAMES);
+}
+
 /** Every value cell in the DOM that a screen reader would read: request id → column → text. */
 const readableCells = `(() => {
   const ids = new Map();
@@ -105,10 +114,10 @@ describe('request table: cells out of view', () => {
         page,
         `document.querySelector('.head-row [data-col="${lastKey}"]').getAttribute('aria-sort') !== 'none'`,
       );
-      await page.evaluate(FRAMES);
+      await sortedRowsDrawn(page);
       if ((await order()) === before) {
         await page.locator(`.head-row [data-testid="sort"][data-sort-key="${lastKey}"]`).click();
-        await page.evaluate(FRAMES);
+        await sortedRowsDrawn(page);
       }
       assert.notEqual(await order(), before, 'the sort moved rows');
       assert.deepEqual(foreign(await read(page), expected), []);

@@ -7,7 +7,7 @@ import * as path from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import type { WebviewPage } from '../fixtures/webview/browserHarness';
-import { REPO_ROOT, WebviewHarness, waitUntil } from '../fixtures/webview/browserHarness';
+import { REPO_ROOT, WebviewHarness, timelineOf, waitUntil } from '../fixtures/webview/browserHarness';
 import { sessionOfLog } from '../fixtures/webview/logSession';
 import type { SyntheticSession } from '../fixtures/webview/syntheticSession';
 
@@ -50,7 +50,8 @@ async function timelineLabels(page: Page, requestId: string): Promise<DrawnLabel
   await page.locator(id).dblclick();
   await waitUntil(
     page,
-    `document.querySelector('[data-testid="waterfall-title"]').textContent === ${JSON.stringify(requestId)} && (document.querySelector('[data-testid="waterfall-canvas"]').dataset.segmentLabels ?? '') !== ''`,
+    // The last request's labels stay on the canvas under the new heading until this one's answer is drawn.
+    `${timelineOf(requestId)} && (document.querySelector('[data-testid="waterfall-canvas"]').dataset.segmentLabels ?? '') !== ''`,
   );
   const json = (await page.getByTestId('waterfall-canvas').getAttribute('data-segment-labels')) ?? '[]';
   return JSON.parse(json) as DrawnLabel[];
