@@ -224,9 +224,26 @@ export class Workbench {
     throw new Error('the command palette did not open after F1, five times');
   }
 
+  /**
+   * Opens the palette and types `>title` into it. A focus change the last action set off (a
+   * webview or editor taking the focus back) can close the palette just after it showed: it
+   * is then opened again.
+   */
+  private async typeCommand(title: string): Promise<void> {
+    for (let attempt = 1; ; attempt++) {
+      const input = await this.openPalette();
+      try {
+        await input.fill(`>${title}`, { timeout: 6_000 });
+        return;
+      } catch (e) {
+        if (attempt === 3 || (await input.isVisible())) throw e;
+      }
+    }
+  }
+
   /** Command palette (F1): types the title and runs the command with exactly that title, e.g. "View: Toggle Word Wrap". */
   async runCommand(title: string, timeout = DEFAULT_TIMEOUT): Promise<void> {
-    await (await this.openPalette()).fill(`>${title}`);
+    await this.typeCommand(title);
     await this.pickQuickInputRow(title, timeout);
   }
 
@@ -236,7 +253,7 @@ export class Workbench {
    * row is gone.
    */
   async runCommandOpeningPicker(title: string, timeout = DEFAULT_TIMEOUT): Promise<void> {
-    await (await this.openPalette()).fill(`>${title}`);
+    await this.typeCommand(title);
     await this.pickQuickInputRow(title, timeout, false);
   }
 
