@@ -349,8 +349,15 @@ describe('latency panel', () => {
     await page.getByTestId('tab-spans').click();
     await waitUntil(page, `Number(document.querySelector('[data-testid="spans-canvas"]').dataset.visible) > 0`);
     const snapshot = `document.querySelector('[data-testid="spans-canvas"]').toDataURL()`;
-    await page.waitForTimeout(100);
-    const dark = await evaluate<string>(page, snapshot);
+    // The picture before the change, once it is drawn for good (the same over 100 ms): a redraw
+    // still to come for another reason (a resize) would make the comparison below pass alone.
+    let dark = await evaluate<string>(page, snapshot);
+    for (let settled = false; !settled;) {
+      await page.waitForTimeout(100);
+      const again = await evaluate<string>(page, snapshot);
+      settled = again === dark;
+      dark = again;
+    }
     await page.evaluate(`(() => {
       const style = document.getElementById('vscode-theme');
       style.textContent = style.textContent.replace(/--vscode-charts-(\\w+): #[0-9a-f]+;/g, '--vscode-charts-$1: #101010;').replace(/--vscode-descriptionForeground: #[0-9a-f]+;/, '--vscode-descriptionForeground: #202020;');

@@ -71,8 +71,9 @@ export function measureGrowth<T>(make: (n: number) => T, run: (input: T) => void
 
 /**
  * Asserts linear growth: the n → 4n ratio below `bound` (linear ~4, quadratic ~16) in
- * one of three measurements. Runs faster than `floorMs` even at 4n are too short to
- * time and count as linear (that takes inputs of megabytes: maxN).
+ * one of five measurements (a collection or another process on the cores can land in one).
+ * Runs faster than `floorMs` even at 4n are too short to time and count as linear (that
+ * takes inputs of megabytes: maxN).
  */
 export function assertLinear<T>(
   what: string,
@@ -83,7 +84,7 @@ export function assertLinear<T>(
   const bound = options.bound ?? 9;
   const floorMs = options.floorMs ?? 1;
   let growth = measureGrowth(make, run, options);
-  for (let attempt = 1; attempt < 3 && growth.ratio >= bound && growth.largeMs >= floorMs; attempt++)
+  for (let attempt = 1; attempt < 5 && growth.ratio >= bound && growth.largeMs >= floorMs; attempt++)
     growth = measureGrowth(make, run, { ...options, start: growth.n });
   assert.ok(
     growth.ratio < bound || growth.largeMs < floorMs,
