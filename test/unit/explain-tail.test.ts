@@ -196,19 +196,26 @@ test('a target no request measured has no attribution', () => {
   assert.equal(tailAttribution(index, { target: 'nonsense', quantile: 'p95', scope: {} }), null);
 });
 
-test("under its own stage's first output, a gen time the log does not split is not measured: named with why, never +0 ms or after the target", () => {
-  // Simulated (talker first audio, before the fix, seed 3): the codec's first audio comes after it was scheduled.
-  const text = fs.readFileSync(
-    path.join(__dirname, '..', 'fixtures', 'sim', 'talker-first-audio-before-fix-seed3.log'),
-    'utf8',
-  );
-  const { index, requests } = analyse(text);
-  // The same log in a live session: the tail kept as requests arrive says the same.
+/** A fixture log's explain index, and the same requests indexed as a live session indexes them as they arrive. */
+function batchAndLive(...file: string[]): { index: ExplainIndex; live: ExplainIndex } {
+  const { index, requests } = analyse(fs.readFileSync(path.join(__dirname, '..', 'fixtures', ...file), 'utf8'));
   const live = new ExplainIndex({ year: 2026, live: true });
   for (const r of requests) live.add(r);
+  return { index, live };
+}
+
+/** The codec's first-output tail at `quantile`, which the live index must give alike. */
+function codecFirstOutputTail(index: ExplainIndex, live: ExplainIndex, quantile: 'p95' | 'p99'): TailAttribution {
+  const t = tailAttribution(index, { target: 'stage1.firstOutput', quantile, scope: {} })!;
+  assert.deepEqual(tailAttribution(live, { target: 'stage1.firstOutput', quantile, scope: {} }), t, quantile);
+  return t;
+}
+
+test("under its own stage's first output, a gen time the log does not split is not measured: named with why, never +0 ms or after the target", () => {
+  // Simulated (talker first audio, before the fix, seed 3): the codec's first audio comes after it was scheduled.
+  const { index, live } = batchAndLive('sim', 'talker-first-audio-before-fix-seed3.log');
   for (const quantile of ['p95', 'p99'] as const) {
-    const t = tailAttribution(index, { target: 'stage1.firstOutput', quantile, scope: {} })!;
-    assert.deepEqual(tailAttribution(live, { target: 'stage1.firstOutput', quantile, scope: {} }), t, quantile);
+    const t = codecFirstOutputTail(index, live, quantile);
     // The codec printed vllm_prefill_ms None and no decode: where its first audio lies in its gen time is not in the log.
     assert.equal(
       t.parts.find((p) => p.key === '1/genOther'),
@@ -240,16 +247,9 @@ test("under its own stage's first output, a gen time the log does not split is n
 });
 
 test("a codec scheduled only after its first audio: its unsplit gen time counts nothing toward it, a known 0, not 'not measured'", () => {
-  const text = fs.readFileSync(
-    path.join(__dirname, '..', 'fixtures', 'upstream-rendered', 'qwen3tts-talker-first-audio-before-fix.log'),
-    'utf8',
-  );
-  const { index, requests } = analyse(text);
-  const live = new ExplainIndex({ year: 2026, live: true });
-  for (const r of requests) live.add(r);
+  const { index, live } = batchAndLive('upstream-rendered', 'qwen3tts-talker-first-audio-before-fix.log');
   for (const quantile of ['p95', 'p99'] as const) {
-    const t = tailAttribution(index, { target: 'stage1.firstOutput', quantile, scope: {} })!;
-    assert.deepEqual(tailAttribution(live, { target: 'stage1.firstOutput', quantile, scope: {} }), t, quantile);
+    const t = codecFirstOutputTail(index, live, quantile);
     // speech-fbd4440a23242784cd92f847226a76f8: the codec's vllm_queued_ms 131.665 outlasts its first audio at 126.470 ms.
     assert.deepEqual(t.requestIds, ['speech-fbd4440a23242784cd92f847226a76f8']);
     assert.equal(t.notMeasured, undefined);
