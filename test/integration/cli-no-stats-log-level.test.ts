@@ -219,18 +219,24 @@ test('explain of an INFO-only log without tables (real-logs 09): the advice to s
   assert.equal('debugLines' in json, false);
 });
 
+/**
+ * The notice where analyze and explain put it: analyze's JSON finding (nothing on stderr),
+ * explain's first paragraph under its heading, and explain's JSON finding. Returns explain's JSON.
+ */
+function noticeInAnalyzeAndExplain(file: string, requests: string, notice: string): ExplainJson {
+  const run = cli(['analyze', file, '--format', 'json']);
+  assert.equal(run.stderr, '');
+  const json = JSON.parse(run.stdout) as ExplainJson;
+  assert.equal(json.findings.find((f) => f.code === 'stage-tables-missing')?.message, notice);
+  assert.deepEqual(explained([file]).slice(0, 4), [`Stage Lens explain: ${file} · ${requests}`, '', notice, '']);
+  const explainJson = explainedJson(file);
+  assert.equal(explainJson.findings.find((f) => f.code === 'stage-tables-missing')?.message, notice);
+  return explainJson;
+}
+
 test('[OmniTiming] lines only with a DEBUG line: analyze and explain name the stats logger or a cut excerpt, not INFO', () => {
   assert.equal(firstParagraph(omniTimingDebug), OMNITIMING_AT_DEBUG);
-  const json = JSON.parse(cli(['analyze', omniTimingDebug, '--format', 'json']).stdout) as ExplainJson;
-  assert.equal(json.findings.find((f) => f.code === 'stage-tables-missing')?.message, OMNITIMING_AT_DEBUG);
-  assert.deepEqual(explained([omniTimingDebug]).slice(0, 4), [
-    `Stage Lens explain: ${omniTimingDebug} · 6 requests (6 in scope)`,
-    '',
-    OMNITIMING_AT_DEBUG,
-    '',
-  ]);
-  const explainJson = explainedJson(omniTimingDebug);
-  assert.equal(explainJson.findings.find((f) => f.code === 'stage-tables-missing')?.message, OMNITIMING_AT_DEBUG);
+  const explainJson = noticeInAnalyzeAndExplain(omniTimingDebug, '6 requests (6 in scope)', OMNITIMING_AT_DEBUG);
   // Requests with stage times: no advice for a log without any stats.
   assert.equal('noStageStats' in explainJson, false);
   // The same log at INFO keeps its notice.
@@ -257,21 +263,7 @@ test('[Overall Summary] tables only with a DEBUG line: analyze and explain name 
 
 test('[OmniTiming] lines and an [Overall Summary] table at INFO (real-logs 05): the notice puts only the per-request stage tables at DEBUG', () => {
   assert.equal(firstParagraph(omniTimingOverall), OMNITIMING_OVERALL_AT_INFO);
-  const run = cli(['analyze', omniTimingOverall, '--format', 'json']);
-  assert.equal(run.stderr, '');
-  const json = JSON.parse(run.stdout) as ExplainJson;
-  assert.equal(json.findings.find((f) => f.code === 'stage-tables-missing')?.message, OMNITIMING_OVERALL_AT_INFO);
-  assert.deepEqual(explained([omniTimingOverall]).slice(0, 4), [
-    `Stage Lens explain: ${omniTimingOverall} · 1 request (1 in scope)`,
-    '',
-    OMNITIMING_OVERALL_AT_INFO,
-    '',
-  ]);
-  const explainJson = explainedJson(omniTimingOverall);
-  assert.equal(
-    explainJson.findings.find((f) => f.code === 'stage-tables-missing')?.message,
-    OMNITIMING_OVERALL_AT_INFO,
-  );
+  noticeInAnalyzeAndExplain(omniTimingOverall, '1 request (1 in scope)', OMNITIMING_OVERALL_AT_INFO);
   // An INFO log of [OmniTiming] lines without a summary table keeps its notice.
   assert.equal(firstParagraph(INFO_OMNITIMING), OMNITIMING_AT_INFO);
 });

@@ -10,9 +10,9 @@ import { test } from 'node:test';
 import type { SummaryParams } from '../../server/protocol';
 import { emptyTableText, noStageStatsNotice, noTailText } from '../../webview/shared/noRequests';
 import { overallSummaryOnlyMessage } from '../../server/shared';
-import { startLanguageServer, storageForFile } from './support/lspProcess';
+import { startLanguageServer, storageForFile, type LspProcess } from './support/lspProcess';
+import { realLog } from '../unit/support/logHelpers';
 
-const REAL = path.resolve(__dirname, '..', 'fixtures', 'real-logs');
 const INFO_OMNITIMING = path.resolve(
   __dirname,
   '..',
@@ -33,8 +33,7 @@ test(
   async () => {
     const inputs = fs.mkdtempSync(path.join(storage, 'inputs-'));
     const debugLog = path.join(inputs, 'pr1463-debug.log');
-    const text = fs.readFileSync(path.join(REAL, '10-pr1463-debug-stage-prefix.log'), 'utf8');
-    fs.writeFileSync(debugLog, text.slice(text.indexOf('\n') + 1));
+    fs.writeFileSync(debugLog, realLog('10-pr1463-debug-stage-prefix.log'));
     const infoLog = path.join(inputs, 'info.log');
     fs.writeFileSync(
       infoLog,
@@ -74,6 +73,28 @@ const OMNITIMING_OVERALL_AT_INFO = `No request has a [StageRequestStats] table, 
 const OVERALL_SHOWN =
   'Shown instead: what the summaries print, one value per table (end-to-end and per-stage wall time, tokens/s); the per-request split into queued / prefill / decode / TTFT needs the';
 
+/**
+ * The session's notice as the side panel asks for it in each view (whole, a window, a scope):
+ * whether the log has DEBUG lines, the notice, and the stage-tables-missing finding's message.
+ */
+async function assertNoticeInEveryView(
+  lsp: LspProcess,
+  sessionId: string,
+  debugLines: boolean,
+  notice: string,
+  label: string,
+): Promise<void> {
+  const views: Omit<SummaryParams, 'sessionId'>[] = [{}, { windowSeconds: 3600 }, { scope: { excludeCold: true } }];
+  for (const params of views) {
+    const what = `${label} ${JSON.stringify(params)}`;
+    const summary = await lsp.request('stageLens/summary', { sessionId, ...params });
+    assert.equal(summary.debugLines, debugLines, what);
+    assert.equal(summary.tablesMissing?.message, notice, what);
+    assert.equal(summary.tablesMissing?.debugLines, debugLines ? true : undefined, what);
+    assert.equal(summary.findings.find((f) => f.code === 'stage-tables-missing')?.message, notice, what);
+  }
+}
+
 test(
   '[OmniTiming] lines only, with a DEBUG line and without: the summary, a scope and the finding say which notice applies',
   { timeout: 90_000 },
@@ -96,15 +117,7 @@ test(
     ] as const) {
       const session = await lsp.importLog(file);
       assert.equal(session.requestCount, 6, file);
-      const views: Omit<SummaryParams, 'sessionId'>[] = [{}, { windowSeconds: 3600 }, { scope: { excludeCold: true } }];
-      for (const params of views) {
-        const what = `${path.basename(file)} ${JSON.stringify(params)}`;
-        const summary = await lsp.request('stageLens/summary', { sessionId: session.id, ...params });
-        assert.equal(summary.debugLines, debugLines, what);
-        assert.equal(summary.tablesMissing?.message, notice, what);
-        assert.equal(summary.tablesMissing?.debugLines, debugLines ? true : undefined, what);
-        assert.equal(summary.findings.find((f) => f.code === 'stage-tables-missing')?.message, notice, what);
-      }
+      await assertNoticeInEveryView(lsp, session.id, debugLines, notice, path.basename(file));
     }
   },
 );
@@ -114,8 +127,7 @@ test(
   { timeout: 90_000 },
   async () => {
     const inputs = fs.mkdtempSync(path.join(storage, 'overall-'));
-    const text = fs.readFileSync(path.join(REAL, '02-pr891-overall-apiserver-prefix.log'), 'utf8');
-    const overall = text.slice(text.indexOf('\n') + 1);
+    const overall = realLog('02-pr891-overall-apiserver-prefix.log');
     const debugLog = path.join(inputs, 'overall-debug.log');
     fs.writeFileSync(
       debugLog,
@@ -159,23 +171,11 @@ test(
   { timeout: 90_000 },
   async () => {
     const inputs = fs.mkdtempSync(path.join(storage, 'omnitiming-overall-'));
-    const text = fs.readFileSync(path.join(REAL, '05-pr3042-omnitiming-and-overall.log'), 'utf8');
     const file = path.join(inputs, 'pr3042-omnitiming-overall.log');
-    fs.writeFileSync(file, text.slice(text.indexOf('\n') + 1));
+    fs.writeFileSync(file, realLog('05-pr3042-omnitiming-and-overall.log'));
     const lsp = await startLanguageServer(storage);
     const session = await lsp.importLog(file);
     assert.equal(session.requestCount, 1);
-    const views: Omit<SummaryParams, 'sessionId'>[] = [{}, { windowSeconds: 3600 }, { scope: { excludeCold: true } }];
-    for (const params of views) {
-      const what = JSON.stringify(params);
-      const summary = await lsp.request('stageLens/summary', { sessionId: session.id, ...params });
-      assert.equal(summary.debugLines, false, what);
-      assert.equal(summary.tablesMissing?.message, OMNITIMING_OVERALL_AT_INFO, what);
-      assert.equal(
-        summary.findings.find((f) => f.code === 'stage-tables-missing')?.message,
-        OMNITIMING_OVERALL_AT_INFO,
-        what,
-      );
-    }
+    await assertNoticeInEveryView(lsp, session.id, false, OMNITIMING_OVERALL_AT_INFO, path.basename(file));
   },
 );
