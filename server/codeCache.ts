@@ -122,9 +122,9 @@ function compileCached(
     saveIfOutdone(fullRun) {
       if (!stale && (cachedFull || !fullRun)) return;
       const cacheFile = fullRun ? fullFile : partialFile;
+      // Written whole under another name, then renamed: a reader never sees half a cache.
+      const writing = `${cacheFile}.${process.pid}`;
       try {
-        // Written whole under another name, then renamed: a reader never sees half a cache.
-        const writing = `${cacheFile}.${process.pid}`;
         const fd = openSync(writing, 'w', 0o600);
         try {
           writeSync(fd, script.createCachedData());
@@ -132,12 +132,26 @@ function compileCached(
           closeSync(fd);
         }
         renameSync(writing, cacheFile);
-        // The caches of this bundle's earlier builds, and a partial one this run outdid, are of no further use.
-        for (const name of readdirSync(dir)) {
-          if (isCacheOf(bundle, name) && join(dir, name) !== cacheFile) unlinkSync(join(dir, name));
-        }
       } catch {
-        // A cache that cannot be written costs the next run its compile time, nothing else.
+        // A cache that cannot be written (a full disk) costs the next run its compile time, and
+        // leaves no half-written file behind.
+        removeQuietly(writing);
+        return;
+      }
+      // The caches of this bundle's earlier builds, a partial one this run outdid, and what a run
+      // that was killed while writing left, are of no further use.
+      let names: string[];
+      try {
+        names = readdirSync(dir);
+      } catch {
+        return;
+      }
+      for (const name of names) {
+        const file = join(dir, name);
+        if (file === cacheFile) continue;
+        const writer = writerOf(bundle, name);
+        if (isCacheOf(bundle, name) || (writer !== null && writer !== process.pid && !isRunning(writer)))
+          removeQuietly(file);
       }
     },
   };
@@ -149,6 +163,30 @@ function readPrivate(file: string): Buffer | undefined {
     return isPrivate(statSync(file)) ? readFileSync(file) : undefined;
   } catch {
     return undefined;
+  }
+}
+
+/** `<bundle>-<size>-<mtime>-...bin.<pid>`: the process that was writing this cache file of the bundle; null for another name. */
+function writerOf(bundle: string, name: string): number | null {
+  const writing = /\.bin\.(\d+)$/.exec(name);
+  return writing === null || !isCacheOf(bundle, name.slice(0, writing.index + 4)) ? null : Number(writing[1]);
+}
+
+/** Whether a process `pid` runs (one of another user's counts: it is not ours to judge). */
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+function removeQuietly(file: string): void {
+  try {
+    unlinkSync(file);
+  } catch {
+    // Gone already, or not ours to remove: nothing is lost either way.
   }
 }
 

@@ -142,6 +142,34 @@ test('a damaged cache is refused by V8 and replaced; caches of earlier builds ar
   }
 });
 
+test('what a run killed while writing its cache left is removed by the next run that writes one; a running writer keeps its file', () => {
+  const { home, dir } = cacheHome();
+  try {
+    analyze({ XDG_CACHE_HOME: home });
+    const [name] = cacheFiles(dir);
+    assert.ok(name !== undefined);
+    // A process id above Linux's largest (2^22) runs nowhere; this test's own process runs.
+    const killed = path.join(dir, `${name}.4194305`);
+    const killedPartial = path.join(dir, `cli-analyze-1-2-v0.0.0-x64.partial.bin.4194306`);
+    const running = path.join(dir, `cli-analyze-1-2-v0.0.0-x64.bin.${process.pid}`);
+    const otherBundle = path.join(dir, 'cli-analyze-extra-1-2-v0.0.0-x64.bin.4194307');
+    for (const file of [killed, killedPartial, running, otherBundle]) fs.writeFileSync(file, '', { mode: 0o600 });
+    // A run that writes no cache (its own is whole and fits) leaves them all.
+    analyze({ XDG_CACHE_HOME: home });
+    assert.equal(cacheFiles(dir).length, 5);
+    fs.writeFileSync(path.join(dir, name), Buffer.alloc(4096, 0x5a), { mode: 0o600 });
+    analyze({ XDG_CACHE_HOME: home });
+    assert.deepEqual(cacheFiles(dir), [name, path.basename(running), path.basename(otherBundle)].sort());
+    // A cache that cannot be put in place (a directory holds its name) leaves no half-written file.
+    fs.rmSync(path.join(dir, name));
+    fs.mkdirSync(path.join(dir, name));
+    analyze({ XDG_CACHE_HOME: home });
+    assert.deepEqual(cacheFiles(dir), [name, path.basename(running), path.basename(otherBundle)].sort());
+  } finally {
+    fs.rmSync(home, { recursive: true, force: true });
+  }
+});
+
 test('a cache directory that others may write to is not used; STAGE_LENS_CODE_CACHE=0 writes nothing', () => {
   const { home, dir } = cacheHome();
   try {
