@@ -32,7 +32,7 @@ import {
   stageRolesOfNamesOrRecorded,
   type StageRolesFrom,
 } from '../core/stageRoles';
-import type { ParseOutput, ParseProblem } from '../core/records';
+import type { ParseProblem } from '../core/records';
 import {
   scrapeGzipDamagedFinding,
   scrapeGzipDamagedFindingOf,
@@ -140,16 +140,6 @@ class LogExplainReader {
     pushInPieces(parser, bytes, (output) => analysis.ingest(output));
   }
 
-  /** A parse output of the log read by a parser elsewhere (a worker thread), `bytes` long in the log. */
-  ingestParsed(output: ParseOutput): void {
-    this.analysis.ingest(output);
-  }
-
-  /** The bytes of the log a parser elsewhere read. */
-  countBytes(bytes: number): void {
-    this.bytes += bytes;
-  }
-
   /** The log read so far is all there is: the gzip data broke off after it (placed at the last line read). */
   brokeOff(damage: ParseProblem): void {
     const parser = this.parsers.get('file');
@@ -220,31 +210,6 @@ function scrapeInput(text: string, end: ScrapeEnd = WHOLE_INPUT): ExplainInput {
     windowOn: () => null,
     findingsInWindow: () => findings,
   };
-}
-
-/**
- * A log file parsed elsewhere (a worker thread: cli/parseInWorker.ts): its parse outputs in order,
- * the parser's end in the last; a read error is thrown as fs gave it.
- */
-export interface ParsedLogInput {
-  readonly bytesRead: number;
-  read(take: (output: ParseOutput) => void, afterBatch: () => Promise<void> | undefined): Promise<void>;
-}
-
-/** A log file a parser elsewhere read (not gzip: that one is read here); `names` as for LogExplainReader. */
-async function explainFromParsed(
-  input: ParsedLogInput,
-  year: number,
-  names: string,
-  options: ExplainReadOptions,
-): Promise<ExplainInput> {
-  const reader = new LogExplainReader(year, names, options);
-  await input.read(
-    (output) => reader.ingestParsed(output),
-    () => undefined,
-  );
-  reader.countBytes(input.bytesRead);
-  return reader.end('log');
 }
 
 /** Reads a log or a scrape from a stream (stdin, a file); `names` as for LogExplainReader. */
@@ -355,19 +320,10 @@ export async function readExplainInput(
   stdin: Readable,
   deployConfig: string | null = null,
   options: ExplainReadOptions = {},
-  parsed: ParsedLogInput | null = null,
 ): Promise<ExplainInput> {
   const year = new Date().getUTCFullYear();
   const names = cliInputNames(source === '-' ? 'stdin' : source, deployConfig);
   if (source === '-') return explainFromStream(stdin, year, names, options);
-  if (parsed !== null) {
-    try {
-      return await explainFromParsed(parsed, year, names, options);
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== undefined) throw new Error(ioMessage(source, err));
-      throw err;
-    }
-  }
   let stat;
   try {
     stat = await fsp.stat(source);

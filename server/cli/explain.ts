@@ -23,7 +23,6 @@ import { encodedSourceName, gzipDamageNote, headerSourceName, type GzipDamagePro
 import { deployConfigJson, type DeployConfigJson } from '../core/deployConfigUsed';
 import { sessionRolesNote } from '../core/stageRoles';
 import { markFullRun } from '../codeCacheRun';
-import { workerParsedInput } from './parseInWorker';
 
 const HELP = `Usage: stage-lens explain <file|-|session-folder> [options]
 
@@ -157,9 +156,7 @@ export async function runExplain(argv: string[]): Promise<number> {
   let gzipDamage: GzipDamageProblem | null;
   let kind: 'log' | 'scrape' = 'log';
   try {
-    // A large log file is parsed in a worker thread while this one builds the explain index (parseInWorker.ts).
-    const inWorker = source === '-' ? null : workerParsedInput(source, true);
-    const raw = await readExplainInput(source, process.stdin, deployConfig, boot === null ? {} : { boot }, inWorker);
+    const raw = await readExplainInput(source, process.stdin, deployConfig, boot === null ? {} : { boot });
     // A scrape has no requests to select: either option is a usage problem, said before any report.
     const scrapeProblem =
       raw.kind === 'scrape'
@@ -173,8 +170,7 @@ export async function runExplain(argv: string[]): Promise<number> {
       return 2;
     }
     empty = raw.empty;
-    // A log parsed in the worker did not run the parser here: this run's code cache lacks it (as analyze's).
-    if (!empty && inWorker === null) markFullRun();
+    if (!empty) markFullRun();
     const bootProblem = raw.kind === 'scrape' ? null : unknownBootProblem(raw.bootCounts ?? null);
     if (bootProblem !== null) {
       process.stderr.write(`stage-lens explain: ${bootProblem}\n`);

@@ -1,6 +1,6 @@
 // A large log file is parsed in a worker thread (parseWorker.ts) while this thread analyzes the
-// records and writes the JSON report (or builds explain's index): on two free cores a cold
-// `analyze --format json` of a large log takes about the longer of the two instead of both (docs/performance.md, "Cold processes,
+// records and writes the JSON report: on two free cores a cold `analyze --format json` of a large
+// log takes about the longer of the two instead of both (docs/performance.md, "Cold processes,
 // change by change"). The hand-over costs both threads some work (packing, unpacking), which the
 // table, CSV and trace do not win back: their writing is small, or comes after the read. Only a
 // regular file, not gzip, whose first bytes read as a log, of at least PARSE_WORKER_MIN_BYTES,
@@ -114,8 +114,8 @@ function parseWorkerSetting(env: NodeJS.ProcessEnv): 'forced' | 'off' | 'auto' {
 
 /** What the automatic choice reads of the machine and the run. */
 export interface ParseWorkerContext {
-  /** This thread has work of its own per request while the log is read (the JSON writer, explain's index). */
-  readonly busyWhileRead: boolean;
+  /** The report is written as the requests are read (the JSON's). */
+  readonly writesWhileRead: boolean;
   readonly cores: number;
   /** The 1-minute load average (os.loadavg). */
   readonly load: number;
@@ -123,21 +123,21 @@ export interface ParseWorkerContext {
 }
 
 /**
- * Whether, without STAGE_LENS_PARSE_WORKER, a file is parsed in a worker thread: a JSON report or an explain of
+ * Whether, without STAGE_LENS_PARSE_WORKER, a file is parsed in a worker thread: a JSON report of
  * a large file, on two cores or more of which one is free (the load leaves a core's worth idle).
  */
 export function parseWorkerWorthIt(run: ParseWorkerContext): boolean {
-  return run.busyWhileRead && run.cores >= 2 && run.load <= run.cores - 1 && run.bytes >= PARSE_WORKER_MIN_BYTES;
+  return run.writesWhileRead && run.cores >= 2 && run.load <= run.cores - 1 && run.bytes >= PARSE_WORKER_MIN_BYTES;
 }
 
 /**
- * The file at `source` parsed in a worker thread, when that is worth it (above; `busyWhileRead`:
- * as ParseWorkerContext's); null when it is to be read on this
+ * The file at `source` parsed in a worker thread, when that is worth it (above; `writesWhileRead`:
+ * the report is written as the requests are read, the JSON's); null when it is to be read on this
  * thread. An error opening the file is thrown here, as reading it would.
  */
 export function workerParsedInput(
   source: string,
-  busyWhileRead: boolean,
+  writesWhileRead: boolean,
   dir: string = __dirname,
 ): WorkerParsedInput | null {
   const setting = parseWorkerSetting(process.env);
@@ -157,7 +157,7 @@ export function workerParsedInput(
   if (size === 0) return null;
   if (
     setting === 'auto' &&
-    !parseWorkerWorthIt({ busyWhileRead, cores: availableParallelism(), load: loadavg()[0] ?? 0, bytes: size })
+    !parseWorkerWorthIt({ writesWhileRead, cores: availableParallelism(), load: loadavg()[0] ?? 0, bytes: size })
   )
     return null;
   const fd = openSync(source, 'r');

@@ -1,7 +1,7 @@
-// `analyze` and `explain` parse a large log file in a worker thread (server/cli/parseInWorker.ts):
-// through the built CLI as a real process, their output, stderr and exit status with the worker
-// forced on (STAGE_LENS_PARSE_WORKER=1) are those with it off, byte for byte, on a generated log
-// above the size the worker is used from and on every log fixture (forced on whatever their size).
+// `analyze` parses a large log file in a worker thread (server/cli/parseInWorker.ts): through the
+// built CLI as a real process, its output, stderr and exit status with the worker forced on
+// (STAGE_LENS_PARSE_WORKER=1) are those with it off, byte for byte, on a generated log above
+// the size the worker is used from and on every log fixture (forced on whatever their size).
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -31,10 +31,8 @@ interface Run {
   readonly stderr: string;
 }
 
-type Command = 'analyze' | 'explain';
-
-function run(command: Command, worker: '0' | '1', file: string, args: readonly string[]): Run {
-  const { status, stdout, stderr } = spawnSync(process.execPath, [CLI, command, file, ...args], {
+function analyze(worker: '0' | '1', file: string, args: readonly string[]): Run {
+  const { status, stdout, stderr } = spawnSync(process.execPath, [CLI, 'analyze', file, ...args], {
     encoding: 'utf8',
     timeout: 300_000,
     maxBuffer: 1024 * 1024 * 1024,
@@ -47,19 +45,14 @@ function run(command: Command, worker: '0' | '1', file: string, args: readonly s
  * Whether a run parsed in a worker thread: node's --cpu-prof writes a profile per thread, and
  * the worker's runs the worker bundle. `worker` undefined: the setting left unset (by size).
  */
-function parsedInWorker(
-  worker: '0' | '1' | undefined,
-  file: string,
-  format = 'json',
-  command: Command = 'analyze',
-): boolean {
+function parsedInWorker(worker: '0' | '1' | undefined, file: string, format = 'json'): boolean {
   const dir = fs.mkdtempSync(path.join(scratch, 'profiles-'));
   const env = { ...process.env };
   delete env['STAGE_LENS_PARSE_WORKER'];
   if (worker !== undefined) env['STAGE_LENS_PARSE_WORKER'] = worker;
   const run = spawnSync(
     process.execPath,
-    ['--cpu-prof', '--cpu-prof-dir', dir, CLI, command, file, '--format', format],
+    ['--cpu-prof', '--cpu-prof-dir', dir, CLI, 'analyze', file, '--format', format],
     {
       encoding: 'utf8',
       timeout: 300_000,
@@ -73,10 +66,10 @@ function parsedInWorker(
   return profiles.length > 1 && profiles.some((profile) => profile.includes('cli-parse-worker.js'));
 }
 
-function assertSameWithWorker(file: string, args: readonly string[], command: Command = 'analyze'): Run {
-  const off = run(command, '0', file, args);
-  const on = run(command, '1', file, args);
-  const what = `${command} ${path.relative(ROOT, file)} ${args.join(' ')}`;
+function assertSameWithWorker(file: string, args: readonly string[]): Run {
+  const off = analyze('0', file, args);
+  const on = analyze('1', file, args);
+  const what = `${path.relative(ROOT, file)} ${args.join(' ')}`;
   assert.equal(on.status, off.status, `${what}: exit status`);
   assert.equal(on.stderr, off.stderr, `${what}: stderr`);
   // Compared whole (not by assert.equal's diff of a 100 MB string), then where they part.
@@ -111,21 +104,6 @@ test('a generated log above the worker size: table, JSON, CSV, trace, a window a
   assertSameWithWorker(file, ['--boot', '2']);
 });
 
-test('explain of a generated log above the worker size: table, JSON, a window and a boot alike with the worker on and off', () => {
-  const file = path.join(scratch, 'large-explain.log');
-  generateBenchLog(file, PARSE_WORKER_MIN_BYTES + (1 << 20), 7);
-  assert.equal(parsedInWorker('1', file, 'json', 'explain'), true);
-  assert.equal(parsedInWorker('0', file, 'json', 'explain'), false);
-  const table = assertSameWithWorker(file, [], 'explain');
-  assert.equal(table.status, 0, table.stderr);
-  assert.match(table.stdout, /^Stage Lens explain: .* · [\d,]+ requests/);
-  assert.match(table.stdout, /Why end-to-end time is slow at p99: \d+ of [\d,]+ requests/);
-  const json = assertSameWithWorker(file, ['--format', 'json'], 'explain');
-  assert.equal(json.status, 0, json.stderr);
-  assertSameWithWorker(file, ['--format', 'json', '--since', '00:10', '--until', '00:40'], 'explain');
-  assertSameWithWorker(file, ['--boot', '2', '--quantile', 'p90'], 'explain');
-});
-
 test('every log fixture, the worker forced on: JSON, table and a boot alike; a missing file, gzip and a scrape as without it', () => {
   const logs = [
     ...fs.readdirSync(path.join(ROOT, 'samples')).map((name) => path.join(ROOT, 'samples', name)),
@@ -141,16 +119,13 @@ test('every log fixture, the worker forced on: JSON, table and a boot alike; a m
   for (const file of logs) {
     assertSameWithWorker(file, ['--format', 'json']);
     assertSameWithWorker(file, ['--boot', '2']);
-    assertSameWithWorker(file, ['--format', 'json'], 'explain');
   }
   // What the worker does not read (a missing file, a gzip log, a scrape) is read as without it.
   assertSameWithWorker(path.join(scratch, 'missing.log'), []);
-  assertSameWithWorker(path.join(scratch, 'missing.log'), [], 'explain');
   const log = fs.readFileSync(path.join(ROOT, 'samples', 'qwen3-tts-first-audio-cold-start.log'));
   const gz = path.join(scratch, 'server.log.1.gz');
   fs.writeFileSync(gz, gzipSync(log));
   assertSameWithWorker(gz, ['--format', 'json']);
-  assertSameWithWorker(gz, ['--format', 'json'], 'explain');
   const scrape = fs
     .readdirSync(path.join(ROOT, 'test', 'fixtures'), { recursive: true, encoding: 'utf8' })
     .find((name) => name.endsWith('.prom'));
