@@ -18,8 +18,12 @@ import type { ParseOutput } from '../core/records';
 import { kindOfHead } from '../capture/inputByKind';
 import type { ParseWorkerData, ParseWorkerMessage } from './parseWorkerMessages';
 
-/** Below this a worker's start-up (~30 ms) costs more than parsing beside the analysis saves. */
-export const PARSE_WORKER_MIN_BYTES = 16 << 20;
+/**
+ * Below this the worker's start-up and its own cold compile of the parser cost more than parsing
+ * beside the JSON writer saves: on two idle cores the JSON took 19% longer with the worker at
+ * 20 MB, 9% at 50 MB, as long at 75 MB, 5% less at 100 MB, 12% less at 200 MB (docs/performance.md).
+ */
+export const PARSE_WORKER_MIN_BYTES = 96 << 20;
 /** Bytes of the head whose kind is decided (as readByKind decides on a file's first 1 MB read). */
 const HEAD_BYTES = 64 * 1024;
 const WORKER_FILE = 'cli-parse-worker.js';
