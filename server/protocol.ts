@@ -449,6 +449,11 @@ export interface SummaryResult {
    * the DEBUG level (the empty views say so). Absent reads as false.
    */
   readonly debugLines?: boolean;
+  /**
+   * A stats table of the session's log was printed at DEBUG: its stats logger logs at DEBUG, so the
+   * per-request tables it lacks were cut out of the log read. Absent reads as false.
+   */
+  readonly statsTablesAtDebug?: boolean;
 }
 
 /**

@@ -64,7 +64,7 @@ export {
 } from './core/runSummaryWords';
 export { runSummaryEntryKey, runSummaryFieldEntry, runSummaryStageText } from './core/runSummaryStages';
 export { asPrinted } from './core/report/overallSummaryTable';
-export { STATS_LOGGER_FIX, STATS_TABLES_FIX } from './core/analysis/tablesMissing';
+export { STATS_LOGGER_FIX, STATS_TABLES_CUT_FIX, STATS_TABLES_FIX } from './core/analysis/tablesMissing';
 export {
   bootPickLabel,
   pipelinesDiffer,

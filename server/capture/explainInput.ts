@@ -66,6 +66,8 @@ export interface ExplainInput {
   readonly overallSummaryCutOff: number;
   /** The log has a line at DEBUG (AnalysisSnapshot.debugLines); false for a scrape. */
   readonly debugLines: boolean;
+  /** A stats table was printed at DEBUG (AnalysisSnapshot.statsTablesAtDebug); false for a scrape. */
+  readonly statsTablesAtDebug: boolean;
   /** analyze's words for a log with no per-request stage statistics (noStageStatsAdvice); null otherwise, and for a scrape. */
   readonly noStageStats: string | null;
   /** The stages of the log's analysis (a deploy config of other stages did not serve it: deployEvidence.ts); none for a scrape. */
@@ -168,6 +170,7 @@ class LogExplainReader {
       overallSummaryTables: snapshot.overallSummaries?.tables ?? 0,
       overallSummaryCutOff: snapshot.overallSummaries?.cutOffTables ?? 0,
       debugLines: snapshot.debugLines,
+      statsTablesAtDebug: snapshot.statsTablesAtDebug,
       noStageStats: noStageStatsAdvice(
         snapshot.stages.length,
         snapshot.overallSummaries?.tables ?? 0,
@@ -203,6 +206,7 @@ function scrapeInput(text: string, end: ScrapeEnd = WHOLE_INPUT): ExplainInput {
     overallSummaryTables: 0,
     overallSummaryCutOff: 0,
     debugLines: false,
+    statsTablesAtDebug: false,
     noStageStats: null,
     stages: [],
     compression: null,

@@ -36,18 +36,20 @@ export class ScopedSummaryCache {
 
   /**
    * The figures of `rows` (the requests in `scope`, in index order) with the stage roles named
-   * `roles`, of a log with a DEBUG line or not (`debugLines`); computed by `compute` when the
-   * scope's rows, the roles (another object) or `debugLines` changed since last asked.
+   * `roles`, of a log with a DEBUG line or not (`debugLines`) and a stats table printed at DEBUG or
+   * not (`statsTablesAtDebug`); computed by `compute` when the scope's rows, the roles (another
+   * object) or either of those changed since last asked.
    */
   get(
     scope: ExplainScope,
     rows: ArrayLike<number>,
     roles: Readonly<Record<string, string>>,
     debugLines: boolean,
+    statsTablesAtDebug: boolean,
     compute: () => ScopedFigures,
   ): ScopedFigures {
     const scopeKey = JSON.stringify([scope.fromMs, scope.toMs, scope.excludeCold === true, scope.boot]);
-    const key = `${scopeKey}|${rows.length}|${rows.length === 0 ? -1 : rows[rows.length - 1]}|${this.rolesId(roles)}|${debugLines ? 1 : 0}`;
+    const key = `${scopeKey}|${rows.length}|${rows.length === 0 ? -1 : rows[rows.length - 1]}|${this.rolesId(roles)}|${debugLines ? 1 : 0}${statsTablesAtDebug ? 1 : 0}`;
     const kept = this.kept.get(key);
     if (kept !== undefined) return kept;
     // The scope's figures before its latest request joined are not asked again.

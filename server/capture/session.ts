@@ -181,6 +181,11 @@ export class Session {
     return this.analysis.debugLines;
   }
 
+  /** A stats table of the log was printed at DEBUG (AnalysisSnapshot.statsTablesAtDebug). */
+  get statsTablesAtDebug(): boolean {
+    return this.analysis.statsTablesAtDebug;
+  }
+
   /** The log's [Overall Summary] tables (StreamAnalysis.overallTables). */
   get overallTables(): number {
     return this.analysis.overallTables;

@@ -87,6 +87,8 @@ function figuresOver(
   if (debugLines) findings.debugLinesRead();
   const overallTables = session.overallTables;
   findings.overallTablesRead(overallTables);
+  const statsTablesAtDebug = session.statsTablesAtDebug;
+  if (statsTablesAtDebug) findings.statsTablesAtDebugRead();
   const endToEnd = new EndToEndBuilder();
   const tablesMissing = new TablesMissingCounter();
   const boots = session.bootPipelineEvidence();
@@ -111,7 +113,7 @@ function figuresOver(
     replicas: summaries.replicas([]),
     findings: [...(mixedBoots === null ? [] : [mixedBoots]), ...findings.findings(stages, 200, roles)],
     endToEnd: endToEnd.summary(),
-    tablesMissing: tablesMissing.notice(debugLines, overallTables),
+    tablesMissing: tablesMissing.notice(debugLines, overallTables, statsTablesAtDebug),
     edges: edges.edges(),
     legacyDictRequests,
   };
@@ -159,6 +161,7 @@ function summaryOf(
     edges: figures.edges,
     boots: sessionBoots(session, scope),
     debugLines: session.debugLines,
+    statsTablesAtDebug: session.statsTablesAtDebug,
   };
 }
 
@@ -171,7 +174,7 @@ function scopedSummary(session: Session, scope: ExplainScope): SummaryResult {
     window: scope.fromMs !== undefined || scope.toMs !== undefined,
     excludeCold: scope.excludeCold === true,
   };
-  const figures = session.scopedSummaries.get(scope, rows, roles, session.debugLines, () =>
+  const figures = session.scopedSummaries.get(scope, rows, roles, session.debugLines, session.statsTablesAtDebug, () =>
     figuresOver(session, rows, roles, view),
   );
   // The engine lines of the boot and of the window on the log clock, as the window's requests are chosen.
@@ -226,6 +229,7 @@ export function sessionSummary(session: Session, windowSeconds?: number, scope?:
     edges: summary.edges,
     boots: sessionBoots(session, undefined),
     debugLines: summary.debugLines,
+    statsTablesAtDebug: summary.statsTablesAtDebug,
   };
 }
 

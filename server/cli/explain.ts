@@ -222,6 +222,7 @@ export async function runExplain(argv: string[]): Promise<number> {
         overallSummaryTables: input.overallSummaryTables,
         overallSummaryCutOff: input.overallSummaryCutOff,
         debugLines: input.debugLines,
+        statsTablesAtDebug: input.statsTablesAtDebug,
         noStageStats: input.noStageStats,
       },
       input.gauges,

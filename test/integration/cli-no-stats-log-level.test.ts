@@ -11,6 +11,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { buildBundles } from './support/buildBundles';
+import { overallSummaryExcerpt } from '../unit/support/logHelpers';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const CLI = path.join(ROOT, 'dist', 'cli.js');
@@ -185,6 +186,7 @@ function explained(args: readonly string[]): string[] {
 interface ExplainJson {
   readonly noStageStats?: string;
   readonly debugLines?: boolean;
+  readonly statsTablesAtDebug?: boolean;
   readonly findings: readonly { readonly code: string; readonly message: string }[];
 }
 
@@ -266,4 +268,29 @@ test('[OmniTiming] lines and an [Overall Summary] table at INFO (real-logs 05): 
   noticeInAnalyzeAndExplain(omniTimingOverall, '1 request (1 in scope)', OMNITIMING_OVERALL_AT_INFO);
   // An INFO log of [OmniTiming] lines without a summary table keeps its notice.
   assert.equal(firstParagraph(INFO_OMNITIMING), OMNITIMING_AT_INFO);
+});
+
+test('an excerpt of a DEBUG log with its [Overall Summary] tables at DEBUG: analyze and explain say the stage tables were cut out, not left unprinted', () => {
+  const cause =
+    "vLLM-Omni's stats logger prints [Overall Summary], RequestE2EStats, StageRequestStats and TransferEdgeStats in one call, at DEBUG, so a server that printed one of them at DEBUG printed its stage tables too: they were cut out of this excerpt (a grep, a tail, or lines a log shipper dropped)";
+  const fix = 'read the whole log the server wrote rather than an excerpt';
+  const withTiming = path.join(dir, 'overall-omnitiming-excerpt.log');
+  fs.writeFileSync(withTiming, overallSummaryExcerpt(true));
+  const notice = `No request has a [StageRequestStats] table, only [OmniTiming] lines, though this log has stats tables printed at DEBUG: ${cause}; there is no queued / prefill / decode / TTFT split. ${OMNITIMING_SHOWN} Fix: ${fix}.`;
+  assert.equal(firstParagraph(withTiming), notice);
+  const explainJson = noticeInAnalyzeAndExplain(withTiming, '6 requests (6 in scope)', notice);
+  assert.equal(explainJson.statsTablesAtDebug, true);
+  const tablesOnly = path.join(dir, 'overall-excerpt.log');
+  fs.writeFileSync(tablesOnly, overallSummaryExcerpt(false));
+  assert.equal(
+    firstParagraph(tablesOnly),
+    `No per-request stage statistics: the log has 6 [Overall Summary] tables, printed at DEBUG, but no [StageRequestStats] table. ${cause}. ${OVERALL_SHOWN} stats tables. Fix: ${fix}.`,
+  );
+  assert.equal(
+    explained([tablesOnly])[2],
+    "The log has 6 [Overall Summary] tables and no per-request stage table: they print run totals, not any request's times, so there is no tail to explain; `stage-lens analyze` shows them as printed. " +
+      `They were printed at DEBUG: ${cause}. For per-request times, ${fix}.`,
+  );
+  // A DEBUG line that is not a stats table (the [Overall Summary] of real-logs 02 is at INFO) keeps the logger's words.
+  assert.equal(explainedJson(overallDebug).statsTablesAtDebug, undefined);
 });

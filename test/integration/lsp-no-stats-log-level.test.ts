@@ -9,9 +9,9 @@ import * as path from 'node:path';
 import { test } from 'node:test';
 import type { SummaryParams } from '../../server/protocol';
 import { emptyTableText, noStageStatsNotice, noTailText } from '../../webview/shared/noRequests';
-import { overallSummaryOnlyMessage } from '../../server/shared';
+import { overallSummaryOnlyMessage, STATS_TABLES_CUT_FIX } from '../../server/shared';
 import { startLanguageServer, storageForFile, type LspProcess } from './support/lspProcess';
-import { realLog } from '../unit/support/logHelpers';
+import { overallSummaryExcerpt, realLog } from '../unit/support/logHelpers';
 
 const INFO_OMNITIMING = path.resolve(
   __dirname,
@@ -177,5 +177,43 @@ test(
     const session = await lsp.importLog(file);
     assert.equal(session.requestCount, 1);
     await assertNoticeInEveryView(lsp, session.id, false, OMNITIMING_OVERALL_AT_INFO, path.basename(file));
+  },
+);
+
+test(
+  'an excerpt of a DEBUG log with its [Overall Summary] tables at DEBUG, with [OmniTiming] lines and without: every view says the stage tables were cut out',
+  { timeout: 90_000 },
+  async () => {
+    const inputs = fs.mkdtempSync(path.join(storage, 'cut-'));
+    const withTiming = path.join(inputs, 'overall-omnitiming-excerpt.log');
+    fs.writeFileSync(withTiming, overallSummaryExcerpt(true));
+    const overallOnly = path.join(inputs, 'overall-excerpt.log');
+    fs.writeFileSync(overallOnly, overallSummaryExcerpt(false));
+    const cause =
+      "vLLM-Omni's stats logger prints [Overall Summary], RequestE2EStats, StageRequestStats and TransferEdgeStats in one call, at DEBUG, so a server that printed one of them at DEBUG printed its stage tables too: they were cut out of this excerpt (a grep, a tail, or lines a log shipper dropped)";
+    const lsp = await startLanguageServer(storage);
+    const timed = await lsp.importLog(withTiming);
+    assert.equal(timed.requestCount, 6);
+    await assertNoticeInEveryView(
+      lsp,
+      timed.id,
+      true,
+      `No request has a [StageRequestStats] table, only [OmniTiming] lines, though this log has stats tables printed at DEBUG: ${cause}; there is no queued / prefill / decode / TTFT split. ${OMNITIMING_SHOWN} Fix: ${STATS_TABLES_CUT_FIX}.`,
+      path.basename(withTiming),
+    );
+    const tables = await lsp.importLog(overallOnly);
+    const summary = await lsp.request('stageLens/summary', { sessionId: tables.id });
+    assert.equal(summary.statsTablesAtDebug, true);
+    const overall = summary.overallSummaries;
+    assert.ok(overall !== null && overall !== undefined);
+    // The side panel's notice (webview/sidePanel/main.ts) and Latency Details' empty table.
+    assert.equal(
+      overallSummaryOnlyMessage(overall, summary.debugLines === true, summary.statsTablesAtDebug === true),
+      `No per-request stage statistics: the log has 6 [Overall Summary] tables, printed at DEBUG, but no [StageRequestStats] table. ${cause}. ${OVERALL_SHOWN} stats tables. Fix: ${STATS_TABLES_CUT_FIX}.`,
+    );
+    assert.equal(
+      emptyTableText(tables, summary),
+      `This log has no per-request tables, only 6 [Overall Summary] tables (6 requests): the side panel shows their values. Fix: ${STATS_TABLES_CUT_FIX}.`,
+    );
   },
 );

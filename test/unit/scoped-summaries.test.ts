@@ -70,7 +70,7 @@ test('the figures are kept while the rows and roles are the same, and computed a
   let computed = 0;
   const ask = (): ScopedFigures => {
     const roles = analysis.stageRoles();
-    return cache.get(scope, rows, roles, false, () => {
+    return cache.get(scope, rows, roles, false, false, () => {
       computed += 1;
       return figuresOf(analysis, roles);
     });
@@ -111,18 +111,18 @@ test('asking again with the same roles does not read them (no key built from the
   const figures = { requestCount: 1 } as ScopedFigures;
   for (let i = 0; i < 3; i++)
     assert.equal(
-      cache.get({ boot: 1 }, [4], roles, false, () => figures),
+      cache.get({ boot: 1 }, [4], roles, false, false, () => figures),
       figures,
     );
   assert.equal(reads, 0);
 });
 
-test('the figures are computed anew once the log has a DEBUG line: its missing-tables notice then says so', () => {
+test('the figures are computed anew once the log has a DEBUG line, and again once a stats table at DEBUG: its missing-tables notice then says so', () => {
   const cache = new ScopedSummaryCache();
   const roles = {};
   let computed = 0;
-  const ask = (debugLines: boolean): ScopedFigures =>
-    cache.get({ excludeCold: true }, [0, 1], roles, debugLines, () => {
+  const ask = (debugLines: boolean, statsTablesAtDebug = false): ScopedFigures =>
+    cache.get({ excludeCold: true }, [0, 1], roles, debugLines, statsTablesAtDebug, () => {
       computed += 1;
       return { requestCount: computed } as ScopedFigures;
     });
@@ -132,4 +132,8 @@ test('the figures are computed anew once the log has a DEBUG line: its missing-t
   assert.notEqual(after, before);
   assert.equal(ask(true), after);
   assert.equal(computed, 2);
+  const atDebug = ask(true, true);
+  assert.notEqual(atDebug, after);
+  assert.equal(ask(true, true), atDebug);
+  assert.equal(computed, 3);
 });

@@ -8,8 +8,14 @@ import * as path from 'node:path';
 import { LogStreamParser } from '../../server/core/log';
 import { StreamAnalysis, type AnalysisSnapshot } from '../../server/core/analysis/streamAnalysis';
 import { tableReport } from '../../server/core/report/tableReport';
-import { STATS_LOGGER_FIX, STATS_TABLES_FIX, edgeTableNotPrinted } from '../../server/core/analysis/tablesMissing';
+import {
+  STATS_LOGGER_FIX,
+  STATS_TABLES_CUT_FIX,
+  STATS_TABLES_FIX,
+  edgeTableNotPrinted,
+} from '../../server/core/analysis/tablesMissing';
 import { analysedStream } from './support/analysedLog';
+import { overallSummaryExcerpt } from './support/logHelpers';
 import {
   formatStageDetail,
   formatStageNumbers,
@@ -92,6 +98,54 @@ test('a log where only some requests lack the tables says how many, and keeps th
   assert.match(text, /Phase split per stage/);
   assert.equal(occurrences(text.replaceAll('\n', ' '), 'vllm_omni.metrics.stats logger log at DEBUG'), 1);
   assert.equal(occurrences(text, 'ran at INFO'), 0);
+});
+
+test('an excerpt of a DEBUG log with [Overall Summary] at DEBUG and [OmniTiming] only: the stage tables were cut out, not left unprinted', () => {
+  const text = overallSummaryExcerpt(true);
+  assert.match(text, /DEBUG .*\[Overall Summary\]/);
+  assert.doesNotMatch(text, /StageRequestStats|RequestE2EStats/);
+  const snap = analyse(text);
+  assert.equal(snap.statsTablesAtDebug, true);
+  const missing = snap.tablesMissing;
+  assert.ok(missing !== null && missing.all && missing.requests === 6, JSON.stringify(missing));
+  assert.match(
+    missing.message,
+    /^No request has a \[StageRequestStats\] table, only \[OmniTiming\] lines, though this log has stats tables printed at DEBUG: /,
+  );
+  assert.match(missing.message, /they were cut out of this excerpt/);
+  assert.ok(missing.message.endsWith(`Fix: ${STATS_TABLES_CUT_FIX}.`), missing.message);
+  // The stats logger demonstrably logs at DEBUG: neither its level nor the server's is offered as the cause.
+  assert.doesNotMatch(missing.message, /set above DEBUG|ran at INFO|VLLM_LOGGING_LEVEL=DEBUG in its environment/);
+  const finding = snap.findings.find((f) => f.code === 'stage-tables-missing');
+  assert.equal(finding?.message, missing.message);
+  const text2 = tableReport(snap, { source: 'excerpt.log' }).join('\n').replaceAll('\n', ' ');
+  assert.equal(occurrences(text2, 'they were cut out of this excerpt'), 1);
+  // The same log whole: every request has its tables, and nothing is said missing.
+  const whole = analyse(
+    fs.readFileSync(
+      path.join(__dirname, '../fixtures/upstream-rendered/qwen3tts-talker-first-audio-after-fix.log'),
+      'utf8',
+    ),
+  );
+  assert.equal(whole.statsTablesAtDebug, true);
+  assert.equal(whole.tablesMissing, null);
+  // At INFO (no table at all) the level stays the fix.
+  const info = analyse(fs.readFileSync(INFO_LOG, 'utf8'));
+  assert.equal(info.statsTablesAtDebug, false);
+  assert.ok(info.tablesMissing?.message.endsWith(`Fix: ${STATS_TABLES_FIX}.`));
+});
+
+test('an excerpt of [Overall Summary] tables printed at DEBUG alone: the per-request tables were cut out', () => {
+  const snap = analyse(overallSummaryExcerpt(false));
+  assert.equal(snap.statsTablesAtDebug, true);
+  assert.equal(snap.overallSummaries?.tables, 6);
+  const text = tableReport(snap, { source: 'excerpt.log' }).join('\n').replaceAll('\n', ' ');
+  assert.match(
+    text,
+    /No per-request stage statistics: the log has 6 \[Overall Summary\] tables, printed at DEBUG, but no \[StageRequestStats\] table\. vLLM-Omni's stats logger prints/,
+  );
+  assert.equal(occurrences(text, `Fix: ${STATS_TABLES_CUT_FIX}.`), 1);
+  assert.doesNotMatch(text, /set above DEBUG/);
 });
 
 test('side panel and latency panel: stage time and end to end, in ms, instead of empty phase columns', () => {

@@ -9,7 +9,7 @@ import { METRICS_ONLY_TEXT, metricsOnly } from './scrapeRequests';
 
 type SummarySource = Pick<
   SummaryResult,
-  'requestCount' | 'stages' | 'endToEnd' | 'overallSummaries' | 'findings' | 'debugLines'
+  'requestCount' | 'stages' | 'endToEnd' | 'overallSummaries' | 'findings' | 'debugLines' | 'statsTablesAtDebug'
 >;
 
 /** A running session (or one starting) may still print its first request. */
@@ -31,7 +31,8 @@ export function emptyTableText(
 ): string | null {
   if (metricsOnly(session) && (summary === null || summary.requestCount === 0)) return METRICS_ONLY_TEXT;
   const overall = overallOnly(summary);
-  if (overall !== null) return overallNoRequestsText(overall, summary?.debugLines === true);
+  if (overall !== null)
+    return overallNoRequestsText(overall, summary?.debugLines === true, summary?.statsTablesAtDebug === true);
   return noStageStatsNotice(session, summary);
 }
 

@@ -4,7 +4,7 @@
 // DOM-free; used by the side panel, the status bar and Latency Details.
 import type { OverallSummaries, SessionInfo, SummaryResult } from '../../server/protocol';
 import { metricsOnly, scrapeCountText } from './scrapeRequests';
-import { countOf, STATS_LOGGER_FIX, STATS_TABLES_FIX } from '../../server/shared';
+import { countOf, STATS_LOGGER_FIX, STATS_TABLES_CUT_FIX, STATS_TABLES_FIX } from '../../server/shared';
 import { formatCount } from './format';
 
 type CountSource = Pick<SummaryResult, 'stages' | 'endToEnd' | 'overallSummaries'>;
@@ -47,12 +47,18 @@ export function sessionCountText(
 
 /**
  * Latency Details' empty request table for a session of [Overall Summary] tables only.
- * `debugLines`: its log has a line at DEBUG (SummaryResult.debugLines), so the level is not the fix.
+ * `debugLines`: its log has a line at DEBUG (SummaryResult.debugLines), so the level is not the fix;
+ * `statsTablesAtDebug`: a stats table was printed at DEBUG, so the tables were cut out of the log read.
  */
-export function overallNoRequestsText(overall: OverallSummaries, debugLines = false): string {
+export function overallNoRequestsText(
+  overall: OverallSummaries,
+  debugLines = false,
+  statsTablesAtDebug = false,
+): string {
   const n = overall.tables;
+  const fix = statsTablesAtDebug ? STATS_TABLES_CUT_FIX : debugLines ? STATS_LOGGER_FIX : STATS_TABLES_FIX;
   return (
     `This log has no per-request tables, only ${overallCountText(overall)}: the side panel shows ` +
-    `${n === 1 ? 'its' : 'their'} values. Fix: ${debugLines ? STATS_LOGGER_FIX : STATS_TABLES_FIX}.`
+    `${n === 1 ? 'its' : 'their'} values. Fix: ${fix}.`
   );
 }

@@ -337,7 +337,12 @@ function render(): void {
   tablesNotice.hidden = missing === null;
   setText(tablesNotice, missing?.message ?? '');
   overallNotice.hidden = overall === null;
-  setText(overallNotice, overall === null ? '' : overallSummaryOnlyMessage(overall, summary.debugLines === true));
+  setText(
+    overallNotice,
+    overall === null
+      ? ''
+      : overallSummaryOnlyMessage(overall, summary.debugLines === true, summary.statsTablesAtDebug === true),
+  );
   const timingOnly = missing?.all === true || legacyOnly;
   const caption =
     overall !== null

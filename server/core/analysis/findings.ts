@@ -115,6 +115,8 @@ export class FindingsBuilder {
   private debugLines = false;
   /** The log's [Overall Summary] tables (StreamAnalysis.overallTables): without DEBUG lines, stage-tables-missing says they were at INFO. */
   private overallTables = 0;
+  /** A stats table was printed at DEBUG: stage-tables-missing says the stage tables were cut out, not left unprinted. */
+  private statsTablesAtDebug = false;
 
   /** Whether some request hit `code` so far (no message built). */
   has(code: FindingCode): boolean {
@@ -124,6 +126,11 @@ export class FindingsBuilder {
   /** The log has a line at DEBUG (ParseOutput.debugLines, AnalysisSnapshot.debugLines). */
   debugLinesRead(): void {
     this.debugLines = true;
+  }
+
+  /** A stats table of the log was printed at DEBUG (AnalysisSnapshot.statsTablesAtDebug). */
+  statsTablesAtDebugRead(): void {
+    this.statsTablesAtDebug = true;
   }
 
   /** The log has `tables` [Overall Summary] tables so far (StreamAnalysis.overallTables). */
@@ -456,7 +463,7 @@ export class FindingsBuilder {
       case 'truncated-record':
         return truncatedMessage(n - this.truncatedDicts, this.truncatedDicts);
       case 'stage-tables-missing':
-        return tablesMissingMessage(n, this.requestTotal, this.debugLines, this.overallTables);
+        return tablesMissingMessage(n, this.requestTotal, this.debugLines, this.overallTables, this.statsTablesAtDebug);
       case 'phase-split-not-printed':
         return phaseSplitNotPrintedMessage(n, this.requestTotal);
       case 'prefill-covers-decode':

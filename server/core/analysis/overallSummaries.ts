@@ -8,7 +8,13 @@
 // theirs together: nothing is divided into per-request values here.
 import type { FieldMap } from '../values';
 import { SampleSet } from './sampleSet';
-import { STATS_LOGGER_FIX, STATS_TABLES_FIX, statsLoggerCause } from './tablesMissing';
+import {
+  STATS_LOGGER_FIX,
+  STATS_TABLES_CUT_CAUSE,
+  STATS_TABLES_CUT_FIX,
+  STATS_TABLES_FIX,
+  statsLoggerCause,
+} from './tablesMissing';
 import type { Distribution, OverallFieldStates, OverallSummaries } from './types';
 import { countOf } from '../numberText';
 
@@ -87,9 +93,14 @@ export class OverallSummaryBuilder {
 /**
  * Shown in place of per-stage numbers when [Overall Summary] tables are all a log has: what they
  * are, what is missing, the fix. `debugLines`: the log has a line at DEBUG (AnalysisSnapshot.debugLines),
- * so the server did not run at INFO.
+ * so the server did not run at INFO; `statsTablesAtDebug`: a stats table was printed at DEBUG (a table
+ * of these, in today's builds), so the stats logger logs at DEBUG.
  */
-export function overallSummaryOnlyMessage(overall: OverallSummaries, debugLines = false): string {
+export function overallSummaryOnlyMessage(
+  overall: OverallSummaries,
+  debugLines = false,
+  statsTablesAtDebug = false,
+): string {
   const n = overall.tables;
   const tables = countOf(n, '[Overall Summary] table');
   const several = overall.coveringSeveral;
@@ -105,6 +116,11 @@ export function overallSummaryOnlyMessage(overall: OverallSummaries, debugLines 
   const shown =
     'Shown instead: what the summaries print, one value per table (end-to-end and per-stage wall time, tokens/s); ' +
     'the per-request split into queued / prefill / decode / TTFT needs the';
+  if (statsTablesAtDebug)
+    return (
+      `No per-request stage statistics: the log has ${tables}, printed at DEBUG, but no [StageRequestStats] table. ` +
+      `${STATS_TABLES_CUT_CAUSE}. ${shown} stats tables. Fix: ${STATS_TABLES_CUT_FIX}.${covering}`
+    );
   if (debugLines)
     return (
       `No per-request stage statistics: the log has ${tables} and DEBUG lines but no [StageRequestStats] table. ` +

@@ -81,6 +81,8 @@ export interface AnalysisSnapshot {
   readonly runSummaries: RunSummaries | null;
   /** The log has a line at DEBUG (ParseOutput.debugLines): stats tables it lacks want --log-stats, not the level. */
   readonly debugLines: boolean;
+  /** A stats table of the log was printed at DEBUG: its stats logger logs at DEBUG, so stage tables it lacks were cut out. */
+  readonly statsTablesAtDebug: boolean;
 }
 
 /** What a window left out (StreamAnalysis.windowCounts). */
@@ -110,6 +112,8 @@ export interface LiveSummary {
   readonly runSummaries: RunSummaries | null;
   /** The log has a line at DEBUG (ParseOutput.debugLines): stats tables it lacks want --log-stats, not the level. */
   readonly debugLines: boolean;
+  /** A stats table of the log was printed at DEBUG: its stats logger logs at DEBUG, so stage tables it lacks were cut out. */
+  readonly statsTablesAtDebug: boolean;
 }
 
 export interface StreamAnalysisOptions {
@@ -217,6 +221,8 @@ export class StreamAnalysis {
   private debugLineRead = false;
   /** [Overall Summary] tables of the boot and window selected, kept past the first stage table (unlike `overall`). */
   private overallTableCount = 0;
+  /** A stats table was printed at DEBUG (AnalysisSnapshot.statsTablesAtDebug), of the whole input. */
+  private statsTableAtDebugRead = false;
   /** The window placed on the log clock (windowOn); null until the log printed a time. */
   private clockWindow: ClockWindow | null = null;
   /** Log clock of the first line with a log prefix (NaN until then): where a window is placed. */
@@ -353,6 +359,11 @@ export class StreamAnalysis {
     return this.debugLineRead;
   }
 
+  /** A stats table was printed at DEBUG (AnalysisSnapshot.statsTablesAtDebug), without building a summary. */
+  get statsTablesAtDebug(): boolean {
+    return this.statsTableAtDebugRead;
+  }
+
   /** [Overall Summary] tables read in the boot and window selected: without DEBUG lines, printed at INFO. */
   get overallTables(): number {
     return this.overallTableCount;
@@ -382,10 +393,11 @@ export class StreamAnalysis {
         ...this.engineFindings(this.selectedEngineLines()),
       ],
       endToEnd: this.endToEnd.summary(),
-      tablesMissing: this.tablesMissing.notice(this.debugLineRead, this.overallTableCount),
+      tablesMissing: this.tablesMissing.notice(this.debugLineRead, this.overallTableCount, this.statsTableAtDebugRead),
       overallSummaries: this.overall?.summary() ?? null,
       runSummaries: this.runSummaries.summaries(),
       debugLines: this.debugLineRead,
+      statsTablesAtDebug: this.statsTableAtDebugRead,
     };
   }
 
@@ -554,7 +566,7 @@ export class StreamAnalysis {
       edges: this.edgeSummaries.edges(),
       findings: this.findingsOf(stages, this.selectedEngineLines()),
       endToEnd: this.endToEnd.summary(),
-      tablesMissing: this.tablesMissing.notice(this.debugLineRead, this.overallTableCount),
+      tablesMissing: this.tablesMissing.notice(this.debugLineRead, this.overallTableCount, this.statsTableAtDebugRead),
       problems: this.problemList,
       overallSummaries: this.overall?.summary() ?? null,
       engineStats: [...this.engines.values()],
@@ -567,6 +579,7 @@ export class StreamAnalysis {
       legacyJsonRecords: this.jsonCount,
       runSummaries: this.runSummaries.summaries(),
       debugLines: this.debugLineRead,
+      statsTablesAtDebug: this.statsTableAtDebugRead,
     };
   }
 
@@ -577,6 +590,10 @@ export class StreamAnalysis {
 
   /** Feeds one record; the requests it finalized are accepted and appended to `done`. */
   private addRecord(record: LogRecord, done: AnalyzedRequest[]): void {
+    if (!this.statsTableAtDebugRead && record.header?.level === 'DEBUG' && isStatsTable(record)) {
+      this.statsTableAtDebugRead = true;
+      this.findingsBuilder.statsTablesAtDebugRead();
+    }
     if (record.kind === 'overallSummary') {
       if (this.inBoot(this.assembler.bootNumber) && this.inWindow(record.header?.timestamp ?? null, false)) {
         this.overall?.add(record.fields, record.complete);
@@ -740,4 +757,14 @@ export class StreamAnalysis {
     this.options.onRequest?.(request);
     return true;
   }
+}
+
+/** A table of vLLM-Omni's stats logger (stats.py `build_and_log_summary`). */
+function isStatsTable(record: LogRecord): boolean {
+  return (
+    record.kind === 'overallSummary' ||
+    record.kind === 'requestE2E' ||
+    record.kind === 'stageTable' ||
+    record.kind === 'transferTable'
+  );
 }

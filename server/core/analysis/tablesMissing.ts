@@ -20,6 +20,17 @@ export const STATS_LOGGER_FIX =
   "let the vllm_omni.metrics.stats logger log at DEBUG (a logging config named by VLLM_LOGGING_CONFIG_PATH can set its level apart from VLLM_LOGGING_LEVEL's), or read the whole log rather than an excerpt";
 
 /**
+ * Why a log with a stats table printed at DEBUG has requests without their stage tables: the stats
+ * logger printed that table, so it logs at DEBUG, and it prints [Overall Summary], RequestE2EStats,
+ * StageRequestStats and TransferEdgeStats in one call (stats.py `build_and_log_summary`).
+ */
+export const STATS_TABLES_CUT_CAUSE =
+  "vLLM-Omni's stats logger prints [Overall Summary], RequestE2EStats, StageRequestStats and TransferEdgeStats in one call, at DEBUG, so a server that printed one of them at DEBUG printed its stage tables too: they were cut out of this excerpt (a grep, a tail, or lines a log shipper dropped)";
+
+/** What to do then: the stage tables are in the log the server wrote. */
+export const STATS_TABLES_CUT_FIX = 'read the whole log the server wrote rather than an excerpt';
+
+/**
  * Why a log with DEBUG lines that printed `printed` (a line of --log-stats: [OmniTiming],
  * [Overall Summary]) has no stats table: upstream builds the tables only when the stats
  * logger is enabled for DEBUG (stats.py `log_timing_summary`, `build_and_log_summary`).
@@ -31,8 +42,16 @@ export function statsLoggerCause(printed: string): string {
 /**
  * `debugLines`: the log has a line at DEBUG (AnalysisSnapshot.debugLines), so the server did not run at INFO.
  * `overallTables`: the [Overall Summary] tables the log has; without DEBUG lines they were printed at INFO.
+ * `statsTablesAtDebug`: a stats table of the log was printed at DEBUG (AnalysisSnapshot.statsTablesAtDebug):
+ * where no request has its stage tables, they were cut out.
  */
-export function tablesMissingMessage(missing: number, total: number, debugLines = false, overallTables = 0): string {
+export function tablesMissingMessage(
+  missing: number,
+  total: number,
+  debugLines = false,
+  overallTables = 0,
+  statsTablesAtDebug = false,
+): string {
   const which =
     missing >= total
       ? 'No request has a'
@@ -40,6 +59,9 @@ export function tablesMissingMessage(missing: number, total: number, debugLines 
   const forThem = missing >= total ? '' : ' for them';
   const shown =
     "Shown instead: each stage's time and the end-to-end time from [OmniTiming] (10 ms resolution), and the /metrics histograms when scraped.";
+  // Only when no request has them: where some do, the others may be of a boot that ran at INFO.
+  if (statsTablesAtDebug && missing >= total)
+    return `${which} [StageRequestStats] table, only [OmniTiming] lines, though this log has stats tables printed at DEBUG: ${STATS_TABLES_CUT_CAUSE}; there is no queued / prefill / decode / TTFT split. ${shown} Fix: ${STATS_TABLES_CUT_FIX}.`;
   if (debugLines)
     return `${which} [StageRequestStats] table, only [OmniTiming] lines, though this log has DEBUG lines: ${statsLoggerCause('[OmniTiming]')}; there is no queued / prefill / decode / TTFT split${forThem}. ${shown} Fix: ${STATS_LOGGER_FIX}.`;
   if (overallTables > 0)
@@ -106,14 +128,17 @@ export class TablesMissingCounter {
     if (lacksStageTable(request)) this.missing += 1;
   }
 
-  /** `debugLines`: the log has a line at DEBUG (AnalysisSnapshot.debugLines); `overallTables`: its [Overall Summary] tables. */
-  notice(debugLines = false, overallTables = 0): TablesMissing | null {
+  /**
+   * `debugLines`: the log has a line at DEBUG (AnalysisSnapshot.debugLines); `overallTables`: its [Overall Summary] tables;
+   * `statsTablesAtDebug`: one of its stats tables was printed at DEBUG.
+   */
+  notice(debugLines = false, overallTables = 0, statsTablesAtDebug = false): TablesMissing | null {
     if (this.missing === 0) return null;
     return {
       requests: this.missing,
       of: this.total,
       all: this.missing >= this.total,
-      message: tablesMissingMessage(this.missing, this.total, debugLines, overallTables),
+      message: tablesMissingMessage(this.missing, this.total, debugLines, overallTables, statsTablesAtDebug),
       ...(debugLines ? { debugLines: true as const } : {}),
     };
   }

@@ -57,6 +57,8 @@ export interface ExplainOptions {
   readonly overallSummaryCutOff?: number;
   /** The log has a line at DEBUG (AnalysisSnapshot.debugLines): what it lacks is not the level. */
   readonly debugLines?: boolean;
+  /** A stats table was printed at DEBUG (AnalysisSnapshot.statsTablesAtDebug): the tables it lacks were cut out. */
+  readonly statsTablesAtDebug?: boolean;
   /** analyze's words for a log without per-request stage statistics (noStageStatsAdvice), said before the rest. */
   readonly noStageStats?: string | null;
 }
@@ -106,6 +108,8 @@ export interface ExplainReport {
   readonly overallSummaryCutOff?: string;
   /** The log has a line at DEBUG: the server logged at DEBUG (what its missing tables lack is not the level); absent when not. */
   readonly debugLines?: true;
+  /** A stats table was printed at DEBUG: the per-request tables the log lacks were cut out of it; absent when not. */
+  readonly statsTablesAtDebug?: true;
   /**
    * Why the log has no per-request stage statistics and what prints them, in analyze's words
    * (no stage and no [Overall Summary] table in a readable log of the current format); absent otherwise.
@@ -192,6 +196,7 @@ export function explainReport(
     ...((options.overallSummaryTables ?? 0) > 0 ? { overallSummaryTables: options.overallSummaryTables } : {}),
     ...overallCutOffOf(options.overallSummaryTables ?? 0, options.overallSummaryCutOff ?? 0),
     ...(options.debugLines === true ? { debugLines: true as const } : {}),
+    ...(options.statsTablesAtDebug === true ? { statsTablesAtDebug: true as const } : {}),
     ...(typeof options.noStageStats === 'string' ? { noStageStats: options.noStageStats } : {}),
   };
 }

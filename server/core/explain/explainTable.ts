@@ -3,7 +3,12 @@
 // target's tail; the cost per token; the findings that say which numbers not to trust; with
 // --deploy-config, what the config sets beside what each of its findings explains.
 import { countOf } from '../numberText';
-import { STATS_LOGGER_FIX, STATS_TABLES_FIX } from '../analysis/tablesMissing';
+import {
+  STATS_LOGGER_FIX,
+  STATS_TABLES_CUT_CAUSE,
+  STATS_TABLES_CUT_FIX,
+  STATS_TABLES_FIX,
+} from '../analysis/tablesMissing';
 import { windowText } from './timeWindow';
 import type { Distribution } from '../analysis/types';
 import type { ExplainReport } from './explainReport';
@@ -446,9 +451,11 @@ export function explainTable(report: ExplainReport, options: ExplainTableOptions
       out.push(
         `The log has ${countOf(overall, '[Overall Summary] table')} and no per-request stage table: ${one ? 'it prints' : 'they print'} run totals, ` +
           `not any request's times, so there is no tail to explain; \`stage-lens analyze\` shows ${one ? 'it' : 'them'} as printed. ` +
-          (report.debugLines === true
-            ? `This log has DEBUG lines, so the server logged at DEBUG: for per-request times, ${STATS_LOGGER_FIX}.`
-            : `For per-request times, ${STATS_TABLES_FIX}.`),
+          (report.statsTablesAtDebug === true
+            ? `${one ? 'It was' : 'They were'} printed at DEBUG: ${STATS_TABLES_CUT_CAUSE}. For per-request times, ${STATS_TABLES_CUT_FIX}.`
+            : report.debugLines === true
+              ? `This log has DEBUG lines, so the server logged at DEBUG: for per-request times, ${STATS_LOGGER_FIX}.`
+              : `For per-request times, ${STATS_TABLES_FIX}.`),
         '',
       );
       if (report.overallSummaryCutOff !== undefined) out.push(report.overallSummaryCutOff, '');

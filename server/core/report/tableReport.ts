@@ -179,7 +179,7 @@ export function tableReport(snapshot: AnalysisSnapshot, options: TableReportOpti
     // [Overall Summary] tables only: what they print, and what is missing.
     pushAll(out, [
       '',
-      ...wrap(overallSummaryOnlyMessage(overall, snapshot.debugLines)),
+      ...wrap(overallSummaryOnlyMessage(overall, snapshot.debugLines, snapshot.statsTablesAtDebug)),
       '',
       ...overallSummaryLines(overall),
     ]);

@@ -20,6 +20,28 @@ export function fixtureLog(name: string): string {
   return readFileSync(join(FIXTURES, 'logs', name), 'utf8');
 }
 
+/**
+ * An excerpt of the upstream-rendered DEBUG log of today's stats code (every table at DEBUG) with
+ * only the lines a grep for `Overall Summary` and `OmniTiming` keeps: its [Overall Summary] tables
+ * and, with `omniTiming`, its [OmniTiming] lines; no per-request table.
+ */
+export function overallSummaryExcerpt(omniTiming: boolean): string {
+  const lines = readFileSync(
+    join(FIXTURES, 'upstream-rendered', 'qwen3tts-talker-first-audio-after-fix.log'),
+    'utf8',
+  ).split('\n');
+  const kept: string[] = [];
+  let inSummary = false;
+  for (const line of lines) {
+    if (line.includes('[Overall Summary]')) inSummary = true;
+    else if (/\[(RequestE2EStats|StageRequestStats|TransferEdgeStats) /.test(line)) inSummary = false;
+    if (line.includes('[OmniTiming]')) {
+      if (omniTiming) kept.push(line);
+    } else if (inSummary) kept.push(line);
+  }
+  return kept.join('\n') + '\n';
+}
+
 export const utf8 = (text: string): Uint8Array => new TextEncoder().encode(text);
 
 /** Feeds the chunks in order, then ends; everything the parser returned, concatenated. */
