@@ -203,6 +203,7 @@ export class SessionStageNumbers implements StageNumbersProvider {
               all: missing.all,
               message: missing.message,
               ...(missing.debugLines === true ? { debugLines: true as const } : {}),
+              ...(missing.cutOut === true ? { cutOut: true as const } : {}),
             },
       tailLead: tailLeadOf(
         sessionTailAttribution(session, { sessionId: info.id }).tails[0] ?? null,

@@ -18,7 +18,8 @@ import { sessionOfLog as sessionOf } from '../fixtures/webview/logSession';
 import { FakeHost } from '../fixtures/webview/fakeHost';
 import { canvasColumn } from '../fixtures/webview/canvasColumn';
 import { tempFolder } from './support/tempFolder';
-import { STATS_LOGGER_FIX } from '../../server/core/analysis/tablesMissing';
+import { STATS_LOGGER_FIX, STATS_TABLES_CUT_FIX } from '../../server/core/analysis/tablesMissing';
+import { overallSummaryExcerpt } from '../unit/support/logHelpers';
 
 const LOG = path.join(REPO_ROOT, 'test/fixtures/upstream-rendered/qwen3tts-talker-first-audio-after-fix.log');
 /** Thinker -> talker -> code2wav without async chunk: TransferEdgeStats for 0->1 and 1->2. */
@@ -760,6 +761,21 @@ describe('Request Timeline across sessions and without the stats tables', () => 
         await facts.locator('td[data-col="field:serving_time_to_first_output_ms"]').getAttribute('title'),
         await facts.locator('td[data-col="queuedMs"]').getAttribute('title'),
       );
+    });
+    // An excerpt whose [Overall Summary] tables were printed at DEBUG: the stage tables were cut out.
+    const excerpt = path.join(TEMP, 'overall-omnitiming-excerpt.log');
+    fs.writeFileSync(excerpt, overallSummaryExcerpt(true));
+    await withPanel('latencyPanel', sessionOfLog(excerpt), async (page) => {
+      await openFirstRequest(page);
+      const facts = page.locator('[data-testid="request-facts"] tr[data-stage-key="0"]');
+      assert.equal(
+        await facts.locator('td[data-col="queuedMs"]').getAttribute('title'),
+        'This request printed no [StageRequestStats] table, only its [OmniTiming] line, though the log has stats tables printed at DEBUG: ' +
+          'vLLM-Omni prints them all in one call, at DEBUG, so its stage tables were cut out of the log read. ' +
+          `Fix: ${STATS_TABLES_CUT_FIX}.`,
+      );
+      // The panel's notice says it once, in the CLI's words.
+      assert.match((await page.getByTestId('tables-missing').textContent()) ?? '', /they were cut out of this excerpt/);
     });
     // The INFO-level log keeps the level as its fix.
     await withInfoPanel('latencyPanel', async (page) => {

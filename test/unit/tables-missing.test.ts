@@ -135,6 +135,32 @@ test('an excerpt of a DEBUG log with [Overall Summary] at DEBUG and [OmniTiming]
   assert.ok(info.tablesMissing?.message.endsWith(`Fix: ${STATS_TABLES_FIX}.`));
 });
 
+test('deploy-YAML hints of an excerpt with [Overall Summary] at DEBUG: the tables were cut out, the whole log is the fix', () => {
+  const missing = analyse(overallSummaryExcerpt(true)).tablesMissing;
+  assert.ok(missing !== null);
+  assert.equal(missing.cutOut, true);
+  assert.equal(missing.debugLines, true);
+  const [first] = liveHints(analyzeFixture('qwen3_tts_high_concurrency_mrv2_single_gpu.yaml'), {
+    sessionLabel: 'import excerpt.log',
+    stages: [timedStage(0, 1275), timedStage(1, 1415)],
+    tablesMissing: missing,
+  });
+  assert.ok(
+    first?.tooltip.startsWith(
+      'no phase split: the stage tables were cut out of the log read (fix: the whole log) · stage time p50 1,275 ms (n=6)\n\n',
+    ),
+    first?.tooltip,
+  );
+  assert.ok(first?.tooltip.includes(`\n\n${missing.message}`));
+  // Where some requests have their tables, no cut is claimed: the others may be of a boot at INFO.
+  const mixed = analyse(
+    fs.readFileSync(path.join(__dirname, '../fixtures/logs/phase-split-none-duplex.log'), 'utf8') +
+      overallSummaryExcerpt(true),
+  ).tablesMissing;
+  assert.ok(mixed !== null && !mixed.all);
+  assert.equal(mixed.cutOut, undefined);
+});
+
 test('an excerpt of [Overall Summary] tables printed at DEBUG alone: the per-request tables were cut out', () => {
   const snap = analyse(overallSummaryExcerpt(false));
   assert.equal(snap.statsTablesAtDebug, true);

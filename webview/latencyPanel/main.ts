@@ -37,6 +37,7 @@ import { emptyTableText, noTailText } from '../shared/noRequests';
 import { RunSummarySection } from '../shared/runSummarySection';
 import { runSummaryView } from '../shared/runSummaryModel';
 import { BootPicker } from '../shared/bootPicker';
+import { noTableCauseOf } from '../shared/valueState';
 
 const channel = hostChannel<PanelState>();
 let state = sanitizePanelState(channel.loadState());
@@ -556,7 +557,7 @@ function onSummary(next: SummaryResult): void {
   const before = summary?.requestCount;
   summary = next;
   bootPicker.update(next.boots, state.scope.boot);
-  waterfall.setDebugLines(next.debugLines === true);
+  waterfall.setNoTableCause(noTableCauseOf(next));
   tablesNotice.hidden = next.tablesMissing === null;
   setText(tablesNotice, next.tablesMissing?.message ?? '');
   // Closed over a table of requests; open when it is all the log has.
@@ -568,7 +569,7 @@ function onSummary(next: SummaryResult): void {
       next.tablesMissing?.all === true,
       next.endToEnd?.ms ?? null,
       new Set((next.replicas ?? []).map((r) => r.stageKey)),
-      next.debugLines === true,
+      noTableCauseOf(next),
     ),
   );
   table.setNoRequestsText(session === null ? null : emptyTableText(session, next));

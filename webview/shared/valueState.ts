@@ -1,6 +1,6 @@
 // How a value is shown: a number, or one of the states that are not numbers, each with a
 // distinct look and an explanation on hover (docs/formats.md#values-and-their-states). DOM-free: the views only copy `text`, `state` and `title` into elements.
-import type { RequestStage } from '../../server/protocol';
+import type { RequestStage, SummaryResult } from '../../server/protocol';
 import type {
   AnalyzedRequest,
   Distribution,
@@ -19,6 +19,7 @@ import {
   UNRECORDED_TEXT,
   unrecordedReason,
   STATS_LOGGER_FIX,
+  STATS_TABLES_CUT_FIX,
   valuesAbovePercentile,
 } from '../../server/shared';
 
@@ -278,16 +279,37 @@ const NO_TABLE_AT_DEBUG_VIEW: ValueView = Object.freeze({
   value: null,
 });
 
-/** A cell of a stage table that was never printed; `debugLines`: the session's log has DEBUG lines (SummaryResult.debugLines). */
-export function noTableView(debugLines: boolean): ValueView {
-  return debugLines ? NO_TABLE_AT_DEBUG_VIEW : NO_TABLE_VIEW;
+/**
+ * NO_TABLE_VIEW of a log whose stats tables were printed at DEBUG and no request has its stage
+ * table (SummaryResult.statsTablesAtDebug): upstream prints them all in one call, so the stage
+ * tables were cut out of the log read (tablesMissing.ts words it so too).
+ */
+const NO_TABLE_CUT_VIEW: ValueView = Object.freeze({
+  text: NO_TABLE_VIEW.text,
+  state: NO_TABLE_VIEW.state,
+  title: `This request printed no [StageRequestStats] table, only its [OmniTiming] line, though the log has stats tables printed at DEBUG: vLLM-Omni prints them all in one call, at DEBUG, so its stage tables were cut out of the log read. Fix: ${STATS_TABLES_CUT_FIX}.`,
+  value: null,
+});
+
+/** Why a request's stage table is missing, as the session's log tells: an INFO server, the stats logger's level, or a cut log. */
+export type NoTableCause = 'info' | 'debugLines' | 'cut';
+
+/** The cause the session's summary tells (TablesMissing.cutOut, SummaryResult.debugLines). */
+export function noTableCauseOf(summary: Pick<SummaryResult, 'debugLines' | 'tablesMissing'>): NoTableCause {
+  if (summary.tablesMissing?.cutOut === true) return 'cut';
+  return summary.debugLines === true ? 'debugLines' : 'info';
 }
 
-/** A stage's time from its [OmniTiming] line (seconds, 10 ms steps), in ms as every other time; `debugLines` as for noTableView. */
-export function omniTimingStageView(stage: RequestStage | undefined, debugLines = false): ValueView {
+/** A cell of a stage table that was never printed, said for its `cause` (noTableCauseOf). */
+export function noTableView(cause: NoTableCause): ValueView {
+  return cause === 'cut' ? NO_TABLE_CUT_VIEW : cause === 'debugLines' ? NO_TABLE_AT_DEBUG_VIEW : NO_TABLE_VIEW;
+}
+
+/** A stage's time from its [OmniTiming] line (seconds, 10 ms steps), in ms as every other time; `cause` as for noTableView. */
+export function omniTimingStageView(stage: RequestStage | undefined, cause: NoTableCause = 'info'): ValueView {
   if (stage === undefined) return EMPTY_VIEW;
   const cell = stage.fields[FIELD_OMNI_TIMING_STAGE];
-  if (cell?.state !== 'measured') return noTableView(debugLines);
+  if (cell?.state !== 'measured') return noTableView(cause);
   const ms = cell.value * 1000;
   return {
     text: formatCompact(ms),

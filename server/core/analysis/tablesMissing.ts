@@ -140,6 +140,7 @@ export class TablesMissingCounter {
       all: this.missing >= this.total,
       message: tablesMissingMessage(this.missing, this.total, debugLines, overallTables, statsTablesAtDebug),
       ...(debugLines ? { debugLines: true as const } : {}),
+      ...(statsTablesAtDebug && this.missing >= this.total ? { cutOut: true as const } : {}),
     };
   }
 }

@@ -255,6 +255,8 @@ export interface TablesMissing {
   readonly message: string;
   /** The log has a line at DEBUG: the server did not run at INFO, and `message` says what that leaves. */
   readonly debugLines?: true;
+  /** No request has its tables though a stats table was printed at DEBUG: they were cut out of the log read, and `message` says so. */
+  readonly cutOut?: true;
 }
 
 /**

@@ -85,7 +85,7 @@ export interface LiveStageNumbers {
   /**
    * Set when the session's requests have only [OmniTiming] lines (no stats tables: the server
    * ran at INFO, or, with `debugLines`, its stats logger was above DEBUG or the tables were cut
-   * out): the full notice, for the tooltip. `all`: no request has them.
+   * out; with `cutOut`, they were cut out): the full notice, for the tooltip. `all`: no request has them.
    */
   readonly tablesMissing?: TablesMissingNotice | null;
   /**
@@ -110,6 +110,8 @@ export interface TablesMissingNotice {
   readonly message: string;
   /** The log has a line at DEBUG: the server did not run at INFO. */
   readonly debugLines?: true;
+  /** A stats table was printed at DEBUG and no request has its tables: they were cut out of the log read. */
+  readonly cutOut?: true;
 }
 
 /** The hint shown instead of numbers: `label` within INLAY_LABEL_BUDGET, `detail` whole (its tooltip). */
@@ -136,6 +138,9 @@ export function formatTailLead(lead: TailLead): string {
 
 /** The notice's short form, leading the first stage's hover: what is missing and the fix. */
 export function tablesMissingHint(missing: Omit<TablesMissingNotice, 'message'>): string {
+  // Stats tables printed at DEBUG and none per request: the log read was cut.
+  if (missing.cutOut === true)
+    return 'no phase split: the stage tables were cut out of the log read (fix: the whole log)';
   // A log with DEBUG lines: the server did not log at INFO; the stats logger's level is what to check.
   const debug = missing.debugLines === true;
   const what = !missing.all

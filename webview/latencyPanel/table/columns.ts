@@ -8,7 +8,7 @@ import {
   stageIdOfKey,
   stageLabel,
 } from '../../shared/labels';
-import type { CellView, ValueView } from '../../shared/valueState';
+import type { CellView, NoTableCause, ValueView } from '../../shared/valueState';
 import {
   EMPTY_VIEW,
   endToEndCellView,
@@ -108,15 +108,15 @@ function fieldColumn(stage: StageSummary, group: string, field: string, label: s
   };
 }
 
-/** A stage's [OmniTiming] time, in ms like every other time, wide enough for its stage's name above it; `debugLines` as for noTableView. */
-function omniTimingColumn(stage: StageSummary, group: string, debugLines: boolean): TableColumn {
+/** A stage's [OmniTiming] time, in ms like every other time, wide enough for its stage's name above it; `noTable` as for noTableView. */
+function omniTimingColumn(stage: StageSummary, group: string, noTable: NoTableCause): TableColumn {
   const p90 = stage.fields[FIELD_OMNI_TIMING_STAGE]?.p90;
   return {
     ...fieldColumn(stage, group, FIELD_OMNI_TIMING_STAGE, 'time'),
     width: TIMING_WIDTH,
     slowAbove: p90 === undefined ? null : p90 * 1000,
-    read: (r) => omniTimingStageView(stageOf(r, stage.stageKey), debugLines),
-    cell: (r) => omniTimingStageView(stageOf(r, stage.stageKey), debugLines),
+    read: (r) => omniTimingStageView(stageOf(r, stage.stageKey), noTable),
+    cell: (r) => omniTimingStageView(stageOf(r, stage.stageKey), noTable),
   };
 }
 
@@ -215,7 +215,7 @@ function endToEndColumn(endToEnd: Distribution | null): TableColumn {
 /**
  * Request id, end to end, then per stage: input wait + ready queued when the stage measures
  * the input split (else queued), prefill, decode, TTFT, gen time, and its time to first
- * output where the stage prints one. `debugLines`: the session's log has DEBUG lines (noTableView).
+ * output where the stage prints one. `noTable`: why a missing stage table is missing (noTableCauseOf).
  */
 export function tableColumns(
   stages: readonly StageSummary[],
@@ -223,7 +223,7 @@ export function tableColumns(
   timingOnly = false,
   endToEnd: Distribution | null = null,
   replicaStages: ReadonlySet<string> = new Set(),
-  debugLines = false,
+  noTable: NoTableCause = 'info',
 ): TableColumn[] {
   const out: TableColumn[] = [REQUEST_ID_COLUMN, endToEndColumn(endToEnd)];
   const preempted = stages.some((s) => (s.fields[PREEMPTIONS_FIELD]?.max ?? 0) > 0);
@@ -234,7 +234,7 @@ export function tableColumns(
     if (replicaStages.has(stage.stageKey)) out.push(replicaColumn(stage, group));
     // Only [OmniTiming] lines (no stats tables): the stage's time is all there is.
     if (timingOnly) {
-      out.push(omniTimingColumn(stage, group, debugLines));
+      out.push(omniTimingColumn(stage, group, noTable));
       continue;
     }
     const queued: SplitName[] = hasInputSplit(stage) ? ['inputWaitMs', 'readyQueuedMs'] : ['queuedMs'];

@@ -4,7 +4,13 @@ import type { AnalyzedRequest, SplitName } from '../../../server/protocol';
 import { h } from '../../shared/dom';
 import { SPLIT_NAMES, FIELD_FIRST_OUTPUT, FIELD_GEN_TIME, SPLIT_LABEL, stageLabel } from '../../shared/labels';
 import type { ValueView } from '../../shared/valueState';
-import { fieldValueView, noTableView, omniTimingStageView, splitValueView } from '../../shared/valueState';
+import {
+  fieldValueView,
+  noTableView,
+  omniTimingStageView,
+  splitValueView,
+  type NoTableCause,
+} from '../../shared/valueState';
 import { prefillCoversDecode } from '../../../server/shared';
 import { ttftWaitedView } from '../../shared/ttftWaited';
 
@@ -17,8 +23,12 @@ export class RequestFacts {
     attrs: { 'aria-label': 'Phase values of this request' },
   });
 
-  /** `debugLines`: the session's log has DEBUG lines (SummaryResult.debugLines): a missing table's fix is not the level. */
-  show(request: AnalyzedRequest | null, stageNames: Readonly<Record<string, string>>, debugLines = false): void {
+  /** `noTable`: why a missing stage table is missing (noTableCauseOf the session's summary). */
+  show(
+    request: AnalyzedRequest | null,
+    stageNames: Readonly<Record<string, string>>,
+    noTable: NoTableCause = 'info',
+  ): void {
     this.el.hidden = request === null;
     if (request === null) {
       this.el.replaceChildren();
@@ -46,9 +56,9 @@ export class RequestFacts {
         : [
             // [OmniTiming] only (INFO level, or a stats logger above DEBUG): no table was printed, so
             // nothing of it is "hidden"; the stage's time is [OmniTiming]'s, in its 10 ms steps.
-            ...SPLITS.map(() => noTableView(debugLines)),
-            omniTimingStageView(stage, debugLines),
-            noTableView(debugLines),
+            ...SPLITS.map(() => noTableView(noTable)),
+            omniTimingStageView(stage, noTable),
+            noTableView(noTable),
           ];
       const names = [...SPLITS, `field:${FIELD_GEN_TIME}`, `field:${FIELD_FIRST_OUTPUT}`];
       return h(

@@ -20,7 +20,7 @@ import { Tooltip } from '../../shared/tooltip';
 import { RequestFacts } from './requestFacts';
 import { BreakdownStrip } from './breakdownStrip';
 import { TransferFacts } from './transferFacts';
-import { EXPLAIN } from '../../shared/valueState';
+import { EXPLAIN, type NoTableCause } from '../../shared/valueState';
 import type { SlowLabelPlace, WaterfallBar, WaterfallHandoff, WaterfallLayout } from './waterfallLayout';
 import {
   barAt,
@@ -65,7 +65,7 @@ export class WaterfallView {
   private detail: RequestDetail | null = null;
   private layout: WaterfallLayout | null = null;
   private stageNames: Readonly<Record<string, string>> = {};
-  private debugLines = false;
+  private noTable: NoTableCause = 'info';
   private width = 600;
   private loadingId: string | null = null;
 
@@ -100,10 +100,10 @@ export class WaterfallView {
     this.draw();
   }
 
-  /** The session's log has DEBUG lines (SummaryResult.debugLines): the facts' missing tables name the stats logger's fix. */
-  setDebugLines(debugLines: boolean): void {
-    if (debugLines === this.debugLines) return;
-    this.debugLines = debugLines;
+  /** Why the session's missing stage tables are missing (noTableCauseOf): the facts' missing tables name its fix. */
+  setNoTableCause(cause: NoTableCause): void {
+    if (cause === this.noTable) return;
+    this.noTable = cause;
     this.render();
   }
 
@@ -150,7 +150,7 @@ export class WaterfallView {
     this.empty.hidden = d !== null;
     this.wrap.hidden = d === null;
     this.legend.hidden = d === null;
-    this.facts.show(d?.request ?? null, this.stageNames, this.debugLines);
+    this.facts.show(d?.request ?? null, this.stageNames, this.noTable);
     this.transferFacts.show(d?.request ?? null, this.stageNames);
     const oneOutput = new Set(
       d === null ? [] : d.request.stages.filter((s) => prefillCoversDecode(d.request, s)).map((s) => s.stageKey),
