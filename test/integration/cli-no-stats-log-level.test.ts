@@ -280,6 +280,11 @@ test('an excerpt of a DEBUG log with its [Overall Summary] tables at DEBUG: anal
   assert.equal(firstParagraph(withTiming), notice);
   const explainJson = noticeInAnalyzeAndExplain(withTiming, '6 requests (6 in scope)', notice);
   assert.equal(explainJson.statsTablesAtDebug, true);
+  // compare's finding of the two runs says it too.
+  const compared = cli(['compare', withTiming, withTiming, '--format', 'json']);
+  assert.equal(compared.status, 0, compared.stderr);
+  const findings = (JSON.parse(compared.stdout) as ExplainJson).findings;
+  assert.equal(findings.find((f) => f.code === 'stage-tables-missing')?.message, notice);
   const tablesOnly = path.join(dir, 'overall-excerpt.log');
   fs.writeFileSync(tablesOnly, overallSummaryExcerpt(false));
   assert.equal(

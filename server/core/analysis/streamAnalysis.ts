@@ -14,7 +14,7 @@ import { RequestAssembler } from './requestAssembler';
 import { RequestStore } from './requestStore';
 import { StageSummaryBuilder } from './stageSummary';
 import { EndToEndBuilder } from './endToEnd';
-import { TablesMissingCounter } from './tablesMissing';
+import { isStatsTableAtDebug, TablesMissingCounter } from './tablesMissing';
 import { legacyStatsFinding, legacyStatsNote } from './legacyStats';
 import { engineStatsOnlyFinding } from './engineStatsOnly';
 import { requestScopeWords, type RequestsInScope } from './requestScope';
@@ -590,7 +590,7 @@ export class StreamAnalysis {
 
   /** Feeds one record; the requests it finalized are accepted and appended to `done`. */
   private addRecord(record: LogRecord, done: AnalyzedRequest[]): void {
-    if (!this.statsTableAtDebugRead && record.header?.level === 'DEBUG' && isStatsTable(record)) {
+    if (!this.statsTableAtDebugRead && isStatsTableAtDebug(record)) {
       this.statsTableAtDebugRead = true;
       this.findingsBuilder.statsTablesAtDebugRead();
     }
@@ -757,14 +757,4 @@ export class StreamAnalysis {
     this.options.onRequest?.(request);
     return true;
   }
-}
-
-/** A table of vLLM-Omni's stats logger (stats.py `build_and_log_summary`). */
-function isStatsTable(record: LogRecord): boolean {
-  return (
-    record.kind === 'overallSummary' ||
-    record.kind === 'requestE2E' ||
-    record.kind === 'stageTable' ||
-    record.kind === 'transferTable'
-  );
 }

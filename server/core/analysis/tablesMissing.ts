@@ -6,6 +6,7 @@
 // log with DEBUG lines did not run at INFO: its sentence says what else leaves the tables out.
 // An INFO log with [Overall Summary] tables comes from an older build that printed them at INFO:
 // its sentence puts only the per-request stage tables at DEBUG, so it does not deny them.
+import type { LogRecord } from '../records';
 import type { AnalyzedRequest, FindingCode, RequestTransfer, TablesMissing } from './types';
 
 /** What a user must do for the tables. */
@@ -26,6 +27,16 @@ export const STATS_LOGGER_FIX =
  */
 export const STATS_TABLES_CUT_CAUSE =
   "vLLM-Omni's stats logger prints [Overall Summary], RequestE2EStats, StageRequestStats and TransferEdgeStats in one call, at DEBUG, so a server that printed one of them at DEBUG printed its stage tables too: they were cut out of this excerpt (a grep, a tail, or lines a log shipper dropped)";
+
+/**
+ * A stats table printed at DEBUG: one of the tables of vLLM-Omni's stats logger (stats.py
+ * `build_and_log_summary`) with a DEBUG prefix, so that logger logs at DEBUG.
+ */
+export function isStatsTableAtDebug(record: LogRecord): boolean {
+  if (record.header?.level !== 'DEBUG') return false;
+  const kind = record.kind;
+  return kind === 'overallSummary' || kind === 'requestE2E' || kind === 'stageTable' || kind === 'transferTable';
+}
 
 /** What to do then: the stage tables are in the log the server wrote. */
 export const STATS_TABLES_CUT_FIX = 'read the whole log the server wrote rather than an excerpt';

@@ -13,6 +13,7 @@ import type { ParseOutput, ParseProblem } from '../records';
 import { RunSamplesBuilder, withFindings } from './runSamples';
 import type { RunBoot, RunSamples } from './types';
 import type { BootCounts } from '../analysis/types';
+import { isStatsTableAtDebug } from '../analysis/tablesMissing';
 
 export class LogRunReader {
   private readonly parsers = new Map<string, LogStreamParser>();
@@ -27,6 +28,8 @@ export class LogRunReader {
   private bootOutside = 0;
   private overallSummaryTables = 0;
   private debugLines = false;
+  /** A stats table was printed at DEBUG: stage-tables-missing says the stage tables were cut out (tablesMissing.ts). */
+  private statsTablesAtDebug = false;
   /** The model each boot's start-up lines named first. */
   private readonly bootModels = new Map<number, string>();
 
@@ -107,6 +110,10 @@ export class LogRunReader {
       this.findings.debugLinesRead();
     }
     for (const record of output.records) {
+      if (!this.statsTablesAtDebug && isStatsTableAtDebug(record)) {
+        this.statsTablesAtDebug = true;
+        this.findings.statsTablesAtDebugRead();
+      }
       // Counted, and read by the assembler as any record (the tail's preprocess part reads its rows).
       if (record.kind === 'overallSummary' && this.inBoot(this.assembler.bootNumber)) {
         this.overallSummaryTables += 1;
