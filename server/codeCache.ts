@@ -172,7 +172,7 @@ function writerOf(bundle: string, name: string): number | null {
   return writing === null || !isCacheOf(bundle, name.slice(0, writing.index + 4)) ? null : Number(writing[1]);
 }
 
-/** Whether a process `pid` runs (one of another user's counts: it is not ours to judge). */
+/** Whether process `pid` runs (EPERM: it does, as another user's). */
 function isRunning(pid: number): boolean {
   try {
     process.kill(pid, 0);

@@ -93,8 +93,8 @@ export class OverallSummaryBuilder {
 /**
  * Shown in place of per-stage numbers when [Overall Summary] tables are all a log has: what they
  * are, what is missing, the fix. `debugLines`: the log has a line at DEBUG (AnalysisSnapshot.debugLines),
- * so the server did not run at INFO; `statsTablesAtDebug`: a stats table was printed at DEBUG (a table
- * of these, in today's builds), so the stats logger logs at DEBUG.
+ * so the server did not run at INFO; `statsTablesAtDebug`: a stats table was printed at DEBUG (today's
+ * builds print these there), so the stats logger logs at DEBUG and the stage tables were cut out.
  */
 export function overallSummaryOnlyMessage(
   overall: OverallSummaries,
