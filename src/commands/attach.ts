@@ -6,7 +6,7 @@ import type { StageLensClient } from '../client';
 import type { StatsTablesOutlook } from '../../server/protocol';
 import { portSetting, scrapeIntervalSetting } from '../settings';
 import { importProgressText } from '../importProgressText';
-import { offerLoggedDeployConfig } from './loggedDeployConfig';
+import { deployConfigOnScreen, offerDeployConfig } from './offerDeployConfig';
 import { compressedFormatOf, gzipNotFollowedText, unreadableInputFinding } from '../../server/shared';
 
 function tablesWord(outlook: StatsTablesOutlook): string {
@@ -67,6 +67,7 @@ export async function attachToProcess(client: StageLensClient, reveal: RevealVie
 }
 
 export async function attachToLogFile(client: StageLensClient, reveal: RevealViews): Promise<void> {
+  const onScreen = deployConfigOnScreen();
   const chosen = await vscode.window.showOpenDialog({
     canSelectMany: false,
     title: 'Stage Lens: server log to follow',
@@ -92,7 +93,7 @@ export async function attachToLogFile(client: StageLensClient, reveal: RevealVie
   if (fromStart === undefined) return;
   const info = await client.request('stageLens/tail', { path: file.fsPath, fromStart: fromStart.startsWith('Read') });
   client.setCurrent(info.id);
-  offerLoggedDeployConfig(client, info.id);
+  offerDeployConfig(client, info.id, onScreen);
   await reveal();
 }
 
@@ -137,6 +138,7 @@ export async function importLog(
   reveal: RevealViews,
   uri?: vscode.Uri,
 ): Promise<string | null> {
+  const onScreen = deployConfigOnScreen();
   const file =
     uri ??
     (await vscode.window.showOpenDialog({ canSelectMany: false, title: 'Stage Lens: import a server log' }))?.[0];
@@ -144,7 +146,7 @@ export async function importLog(
   const name = path.basename(file.fsPath);
   const info = await client.request('stageLens/import', { path: file.fsPath });
   client.setCurrent(info.id);
-  offerLoggedDeployConfig(client, info.id);
+  offerDeployConfig(client, info.id, onScreen);
   const cancelled = await vscode.window.withProgress(
     { location: vscode.ProgressLocation.Notification, title: `Importing ${name}`, cancellable: true },
     (progress, token) =>

@@ -3,7 +3,9 @@
 // with content still asks. Once attached, the session's views open, as after Start Demo Server
 // and Import Log..., instead of only the status bar changing. A .gz (a rotated log, done growing)
 // is not followed: it is imported whole, with a message that says so; cut short, its status bar
-// item says its numbers are partial, and where its data was cut.
+// item says its numbers are partial, and where its data was cut. A followed log that names no
+// deploy config, attached with a deploy YAML on screen, is offered that YAML once a request of it
+// fits its stages.
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -11,7 +13,7 @@ import * as path from 'node:path';
 import * as zlib from 'node:zlib';
 import * as vscode from 'vscode';
 import type { StageLensApi } from '../../../src/extension';
-import { stageLensExtension, waitFor } from './helpers';
+import { openFixture, stageLensExtension, waitFor, workspaceFile } from './helpers';
 
 const PANEL = 'Stage Lens: Latency Details';
 
@@ -108,5 +110,55 @@ describe('Attach to Log File...', () => {
     assert.match(shown.tooltip, /\nPartial log: the gzip data broke off after 14 KB of log \(input-gzip-damaged\)\. /);
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('offers the deploy YAML on screen once the followed log has a request that fits its stages', async function () {
+    this.timeout(60_000);
+    const ext = stageLensExtension();
+    const { client } = (await ext.activate()) as StageLensApi;
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'stage-lens-attach-log-'));
+    const log = path.join(dir, 'server.log');
+    fs.writeFileSync(log, '');
+    const config = workspaceFile('qwen3_omni_moe.yaml').fsPath;
+    await openFixture('qwen3_omni_moe.yaml');
+    const window = vscode.window as { -readonly [K in keyof Window]: Window[K] };
+    const original = { showOpenDialog: window.showOpenDialog, showInformationMessage: window.showInformationMessage };
+    const offers: string[] = [];
+    window.showOpenDialog = (() => Promise.resolve([vscode.Uri.file(log)])) as Window['showOpenDialog'];
+    window.showInformationMessage = ((message: string, ...buttons: string[]) => {
+      if (buttons.length > 0) offers.push(`${message} [${buttons.join('|')}]`);
+      return Promise.resolve(buttons[0]);
+    }) as unknown as Window['showInformationMessage'];
+    let id: string | undefined;
+    try {
+      await vscode.commands.executeCommand('stageLens.attachLogFile');
+      id = client.currentSession()?.id;
+      assert.equal(client.currentSession()?.kind, 'tail');
+      assert.deepEqual(offers, [], 'nothing offered before a request is read');
+      fs.appendFileSync(
+        log,
+        fs.readFileSync(
+          path.join(ext.extensionPath, 'test', 'fixtures', 'upstream-rendered', 'qwen3-omni-three-stage-transfers.log'),
+        ),
+      );
+      await waitFor(
+        'the offered YAML tied',
+        async () => (await client.refreshSessions()).find((x) => x.id === id)?.deployConfig === config,
+        30_000,
+      );
+      assert.equal(offers.length, 1, offers.join('\n'));
+      assert.match(
+        offers[0] ?? '',
+        / has the stages of qwen3_omni_moe\.yaml, open in the editor\. Show its numbers there\? \[Show Numbers in qwen3_omni_moe\.yaml\]$/,
+      );
+    } finally {
+      Object.assign(window, original);
+      if (id !== undefined) {
+        await client.request('stageLens/stop', { sessionId: id });
+        await client.request('stageLens/matchDeployConfig', { sessionId: id, deployConfig: null });
+      }
+      fs.rmSync(dir, { recursive: true, force: true });
+      await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    }
   });
 });

@@ -1,7 +1,9 @@
 // Import Log... inside a real VS Code: when the file is read, the session's views open (the
 // Latency Details panel), as after Start Demo Server, instead of only the status bar changing.
 // A log naming a deploy config that is not on this machine is tied to nothing until the user
-// takes the notification's offer of the workspace file of that name. A file that is not a log
+// takes the notification's offer of the workspace file of that name; a log naming none, opened
+// with a deploy YAML on screen, is offered that YAML when its stages fit it and the YAML shows
+// no session yet (never another pipeline's YAML). A file that is not a log
 // (here a deploy config) says why nothing was read, instead of the check mark of an import.
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
@@ -9,7 +11,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { StageLensApi } from '../../../src/extension';
-import { stageLensExtension, waitFor, workspaceFile } from './helpers';
+import { openFixture, stageLensExtension, waitFor, workspaceFile } from './helpers';
 
 const PANEL = 'Stage Lens: Latency Details';
 
@@ -80,6 +82,66 @@ describe('Import Log...', () => {
     } finally {
       window.showInformationMessage = original;
       fs.rmSync(dir, { recursive: true, force: true });
+      await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    }
+  });
+
+  it('offers the deploy YAML on screen to a log that names none when its stages fit, and only then', async function () {
+    this.timeout(120_000);
+    const ext = stageLensExtension();
+    const { client } = (await ext.activate()) as StageLensApi;
+    const logOf = (name: string): vscode.Uri =>
+      vscode.Uri.file(path.join(ext.extensionPath, 'test', 'fixtures', 'upstream-rendered', name));
+    const config = workspaceFile('qwen3_omni_moe.yaml').fsPath;
+    const window = vscode.window as { showInformationMessage: typeof vscode.window.showInformationMessage };
+    const original = window.showInformationMessage;
+    const offers: string[] = [];
+    window.showInformationMessage = ((message: string, ...buttons: string[]) => {
+      if (buttons.length === 0) return Promise.resolve(undefined);
+      offers.push(`${message} [${buttons.join('|')}]`);
+      return Promise.resolve(buttons[0]);
+    }) as unknown as typeof vscode.window.showInformationMessage;
+    /** Imports `log` with the YAML on screen; resolves once the client has seen the import end and the server answered after that. */
+    const importWithConfigShown = async (log: string): Promise<string> => {
+      await openFixture('qwen3_omni_moe.yaml');
+      const id = await vscode.commands.executeCommand<string | null>('stageLens.importLog', logOf(log));
+      assert.ok(typeof id === 'string');
+      await waitFor('the import ended', () => {
+        const s = client.allSessions().find((x) => x.id === id);
+        return s !== undefined && s.status !== 'running' && s.status !== 'starting';
+      });
+      await client.request('stageLens/deployConfigFit', { sessionId: id, deployConfig: config });
+      await new Promise((r) => setTimeout(r, 300));
+      return id;
+    };
+    const tied: string[] = [];
+    try {
+      // Qwen3-TTS (talker -> code2wav) is not the Qwen3-Omni YAML's pipeline: no offer.
+      const tts = await importWithConfigShown('qwen3tts-talker-first-audio-after-fix.log');
+      assert.deepEqual(offers, []);
+      assert.equal(client.allSessions().find((s) => s.id === tts)?.deployConfig, null);
+
+      // Thinker -> talker -> code2wav: offered, and tied when the button is clicked.
+      const omni = await importWithConfigShown('qwen3-omni-three-stage-transfers.log');
+      await waitFor('the offered YAML tied', async () => {
+        const s = (await client.refreshSessions()).find((x) => x.id === omni);
+        return s?.deployConfig === config ? s : undefined;
+      });
+      tied.push(omni);
+      assert.equal(offers.length, 1, offers.join('\n'));
+      // Named as it was when offered (the YAML's name joins its title once tied).
+      assert.match(
+        offers[0] ?? '',
+        /^Stage Lens: qwen3-omni-three-stage-transfers\.log(?: \(\d+\))? · logged 10-22 09:30:53 – 09:31:58 has the stages of qwen3_omni_moe\.yaml, open in the editor\. Show its numbers there\? \[Show Numbers in qwen3_omni_moe\.yaml\]$/,
+      );
+
+      // The YAML shows that session now: a second import of the same pipeline is not offered it.
+      const again = await importWithConfigShown('qwen3-omni-three-stage-transfers.log');
+      assert.equal(offers.length, 1, offers.join('\n'));
+      assert.equal(client.allSessions().find((s) => s.id === again)?.deployConfig, null);
+    } finally {
+      window.showInformationMessage = original;
+      for (const id of tied) await client.request('stageLens/matchDeployConfig', { sessionId: id, deployConfig: null });
       await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     }
   });
