@@ -7,6 +7,7 @@ import type { Cell, FieldMap } from '../values';
 import { measured } from '../values';
 import { inUnreadRows, notMeasuredSplit, phaseSplitOf } from './phaseSplit';
 import { stageKindOf } from './stageKind';
+import { segmentStageKey, timingSegments } from './timingSegments';
 import type { AnalyzedRequest, RequestStage } from './types';
 
 /**
@@ -90,14 +91,19 @@ export function stageFromColumn(
 /** The one field of a stage known only from [OmniTiming] (no stage table prints it). */
 export const OMNI_TIMING_STAGE_FIELD = 'omni_timing_stage_s';
 
-/** Without a stage table (it is DEBUG-only on phase-split builds), OmniTiming still gives each stage's time. */
+/**
+ * Without a stage table (it is DEBUG-only on phase-split builds), OmniTiming still gives each
+ * stage's time; a stage printed twice is its two segments, keyed as the table keys them.
+ */
 export function stagesFromTiming(timing: OmniTimingRecord): RequestStage[] {
-  return mapPacked(timing.stages, (s) => {
+  const segments = timingSegments(timing.stages);
+  return mapPacked(timing.stages, (s, i) => {
     const fields: FieldMap = { [OMNI_TIMING_STAGE_FIELD]: measured(s.seconds) };
+    const segment = segments[i] as number;
     return {
-      stageKey: String(s.stageId),
+      stageKey: segmentStageKey(s.stageId, segment),
       stageId: s.stageId,
-      segment: 1,
+      segment,
       replicaId: 0,
       kind: 'llm' as const,
       fields,

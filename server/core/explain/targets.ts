@@ -12,6 +12,7 @@ import type { AnalyzedRequest } from '../analysis/types';
 import { FIRST_OUTPUT_FIELD, measurementOf } from '../analysis/unrecordedValues';
 import { partStageId } from './breakdown';
 import type { BreakdownPart, PartPhase, TargetName } from './types';
+import { segmentStageKey } from '../analysis/timingSegments';
 
 export type TargetKind = 'e2e' | 'firstOutput' | 'ttft';
 
@@ -35,7 +36,7 @@ export function parseTarget(name: string): Target | null {
   if (m === null) return null;
   const stageId = Number(m[1]);
   const segment = m[2] === undefined ? 1 : Number(m[2]);
-  const stageKey = segment === 1 ? String(stageId) : `${stageId}_${segment}`;
+  const stageKey = segmentStageKey(stageId, segment);
   const kind: TargetKind = (m[3] as string).toLowerCase() === 'ttft' ? 'ttft' : 'firstOutput';
   return { name: `stage${stageKey}.${kind}`, kind, stageKey, stageId, segment };
 }

@@ -27,6 +27,7 @@ import { withVisibleControls } from '../textTable';
 import { prefillCoversDecode, reportedSplit } from '../analysis/oneOutputStage';
 import { ByteChunks, type ChunkSink, type Piece } from './byteChunks';
 import { OMNI_TIMING_STAGE_FIELD } from '../analysis/stageBuilder';
+import { timingStageOf } from '../analysis/timingSegments';
 import { edgeTableNotPrinted } from '../analysis/tablesMissing';
 import { unrecordedReason } from '../analysis/unrecordedValues';
 import { DIFFUSION_TIMINGS, printedTiming } from './diffusionTable';
@@ -283,7 +284,7 @@ function omniTimingCells(out: ByteChunks, r: AnalyzedRequest, s: RequestStage): 
     out.byte(COMMA);
     return;
   }
-  const stage = timing.stages.find((t) => t.stageId === s.stageId);
+  const stage = timingStageOf(timing.stages, s.stageId, s.segment);
   if (stage !== undefined) numberCell(out, stage.seconds);
   out.byte(COMMA);
   if (timing.totalS !== null) numberCell(out, timing.totalS);

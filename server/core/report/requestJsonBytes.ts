@@ -14,6 +14,7 @@ import type { BreakdownPart, RequestBreakdown } from '../explain/types';
 import { round3, round3OrNull } from '../explain/breakdownJson';
 import { prefillCoversDecode, reportedSplit } from '../analysis/oneOutputStage';
 import type { OmniTimingRecord } from '../records';
+import { segmentStageKey, timingSegments } from '../analysis/timingSegments';
 import { MemberName, type JsonBytes } from './jsonBytes';
 import { KeptRuns, MemberRun, type RunValue } from './memberRun';
 
@@ -204,7 +205,7 @@ interface Named<T> {
  * in that order (stage ids ascending, edges as read): then they are taken as they come, without
  * building the object.
  */
-function byName<T>(items: readonly T[], name: (item: T) => string): Named<T> {
+function byName<T>(items: readonly T[], name: (item: T, index: number) => string): Named<T> {
   const names = items.map(name);
   if (inObjectOrder(names)) return { names, items };
   const out: Record<string, T> = {};
@@ -337,9 +338,10 @@ function writeOmniTiming(w: JsonBytes, t: OmniTimingRecord): void {
   w.numberMember(PREPROCESS_S, t.preprocessS);
   w.numberMember(ENGINE_S, t.engineS);
   w.member(STAGES);
+  const segments = timingSegments(t.stages);
   writeNumbers(
     w,
-    byName(t.stages, (s) => String(s.stageId)),
+    byName(t.stages, (s, i) => segmentStageKey(s.stageId, segments[i] as number)),
     (s) => s.seconds,
   );
   w.member(TRANSFERS);
