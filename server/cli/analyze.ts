@@ -5,7 +5,6 @@ import { createReadStream, type ReadStream } from 'node:fs';
 import type { Readable } from 'node:stream';
 import { StreamAnalysis } from '../core/analysis/streamAnalysis';
 import { LogStreamParser } from '../core/log';
-import type { AnalysisSnapshot } from '../core/analysis/streamAnalysis';
 import { analysisJsonRest, type HistogramSummaryJson } from '../core/report/jsonReport';
 import { snapshotWithFindings } from '../core/analysis/snapshotWithFindings';
 import { AnalysisJsonWriter } from '../core/report/jsonStream';
@@ -50,7 +49,7 @@ import { cliInputNames, stageRolesFromOf, stageRolesOf } from '../core/stageRole
 import { deployConfigJson } from '../core/deployConfigUsed';
 import type { ParseOutput, ParseProblem } from '../core/records';
 import { unreadableInputProblem } from '../core/analysis/unreadableInput';
-import { deployConfigOptionProblem, loadDeployEvidence, readErrorWords } from './deployConfigOption';
+import { deployConfigOptionProblem, deployConfigReport, readErrorWords } from './deployConfigOption';
 import { isGzipFile, type InputEncoding } from '../capture/gunzipInput';
 import {
   encodedSourceName,
@@ -207,6 +206,8 @@ export async function runAnalyze(argv: string[]): Promise<number> {
     return runLive({
       source: new TailSource({ path: source, fromStart: true }),
       title: `following ${source}`,
+      excludeCold: parsed.values['exclude-cold'] === true,
+      deployConfig,
       durationSeconds: duration,
       refreshMs: 1000,
       out: process.stdout,
@@ -433,13 +434,7 @@ export async function analyzeStream(
   const stageRoles = (): Readonly<Record<string, string>> => roles;
   // A config whose stages are not the log's is said to be so once, for the whole report; its
   // settings are then no evidence, so no finding cites them.
-  const mismatchOf = (snapshot: AnalysisSnapshot): string | null => {
-    return deployConfig === null ? null : loadDeployEvidence().deployConfigMismatchOf(deployConfig, snapshot);
-  };
-  const withEvidence = (snapshot: AnalysisSnapshot, mismatch: string | null): AnalysisSnapshot =>
-    deployConfig === null
-      ? snapshot
-      : loadDeployEvidence().snapshotWithDeployEvidence(snapshot, deployConfig, mismatch);
+  const { mismatchOf, withEvidence } = deployConfigReport(deployConfig);
   if (format === 'json') {
     const writer = new AnalysisJsonWriter(out.addBytes, layout);
     const { analysis, histograms, speechStreams, preemptions, kind, scrapeFindings, empty, unreadable, encoding } =

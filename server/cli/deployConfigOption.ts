@@ -22,6 +22,8 @@ function notAFileReason(filePath: string): string | null {
   }
 }
 
+import type { AnalysisSnapshot } from '../core/analysis/streamAnalysis';
+
 // The deploy config's evidence needs the YAML library: loaded only with --deploy-config
 // (`require`: a bundle of its own in dist/, which the build marks external).
 export function loadDeployEvidence(): typeof import('../capture/deployEvidence') {
@@ -38,4 +40,23 @@ export function deployConfigOptionProblem(deployConfig: string): string | null {
   if (notAFile !== null) return `cannot read the deploy config ${deployConfig}: ${notAFile}`;
   const problem = loadDeployEvidence().deployConfigProblem(deployConfig);
   return problem === null ? null : `the deploy config ${deployConfig} ${problem}`;
+}
+
+/** What --deploy-config does to a report: the config's stages checked against the log's, its settings cited as evidence. */
+export interface DeployConfigReport {
+  /** Why the config's stages are not the log's (said once, for the whole report); null when they are, or no config was given. */
+  readonly mismatchOf: (snapshot: AnalysisSnapshot) => string | null;
+  /** The snapshot whose findings cite the config's settings; as it is without a config or when the stages differ. */
+  readonly withEvidence: (snapshot: AnalysisSnapshot, mismatch: string | null) => AnalysisSnapshot;
+}
+
+export function deployConfigReport(deployConfig: string | null): DeployConfigReport {
+  return {
+    mismatchOf: (snapshot) =>
+      deployConfig === null ? null : loadDeployEvidence().deployConfigMismatchOf(deployConfig, snapshot),
+    withEvidence: (snapshot, mismatch) =>
+      deployConfig === null
+        ? snapshot
+        : loadDeployEvidence().snapshotWithDeployEvidence(snapshot, deployConfig, mismatch),
+  };
 }

@@ -11,6 +11,7 @@ import { findingsEnd, findingsFirst, fitFrame, fitLineStart, screenSize } from '
 import { terminalText } from '../core/textTable';
 import { Interrupts } from './interrupts';
 import { IdleFlush, idleWaitMs } from '../capture/idleFlush';
+import { deployConfigReport } from './deployConfigOption';
 
 /** The end of a source's stderr kept to show when it dies (its usage error, its traceback's end). */
 const STDERR_TAIL_BYTES = 4096;
@@ -26,20 +27,29 @@ export interface LiveOptions {
   readonly command: string;
   /** Where a source that ended with an error has its stderr's end shown. */
   readonly err: NodeJS.WritableStream;
+  /** Leave the first request after each server start out of the percentiles (`--exclude-cold`). */
+  readonly excludeCold?: boolean;
+  /** The deploy config the log is read against (`--deploy-config`), checked and cited as `analyze` does. */
+  readonly deployConfig?: string | null;
 }
 
 export async function runLive(options: LiveOptions): Promise<number> {
   // Findings name each stage with its role where the title or the source says the pipeline.
-  const roles = stageRolesOf(`${options.title} ${options.source.description}`);
+  const deployConfig = options.deployConfig ?? null;
+  const roles = stageRolesOf(`${options.title} ${options.source.description} ${deployConfig ?? ''}`);
+  const { mismatchOf, withEvidence } = deployConfigReport(deployConfig);
   /** Set for the final summary: the log is whole; live frames are early (Engine lines come before the first table). */
   let whole = false;
-  const analysis = new StreamAnalysis({ stageRoles: () => roles, live: () => !whole });
+  const analysis = new StreamAnalysis({
+    stageRoles: () => roles,
+    live: () => !whole,
+    excludeCold: options.excludeCold === true,
+  });
   const parsers = new Map<ChunkStream, LogStreamParser>();
   const tty = options.out.isTTY === true;
   const started = Date.now();
   /** When the source's first bytes arrived (null: none yet). */
   let firstOutputAt: number | null = null;
-  let ended = false;
   let lastError: string | null = null;
   let exitCode = 0;
 
@@ -71,9 +81,11 @@ export async function runLive(options: LiveOptions): Promise<number> {
             ? [`No request was read: ${options.title} ended (${lastError ?? 'an error'}) before printing one.`]
             : null
           : waitingLines((now - started) / 1000, firstOutputAt === null ? null : (now - firstOutputAt) / 1000);
-    return tableReport(snapshot, {
+    const mismatch = snapshot.requestCount > 0 ? mismatchOf(snapshot) : null;
+    return tableReport(withEvidence(snapshot, mismatch), {
       source: options.source.description,
       stageRoles: analysis.stageRoles(),
+      ...(mismatch === null ? {} : { inputNote: mismatch }),
       ...(noRequestYet === null ? {} : { noRequestYet }),
       ...(foldWidth === undefined ? {} : { foldWidth }),
     });
@@ -137,7 +149,6 @@ export async function runLive(options: LiveOptions): Promise<number> {
           exitCode = 1;
         }
         if (status === 'exited' || status === 'crashed' || status === 'error' || status === 'stopped') {
-          ended = true;
           resolve();
         }
       },
@@ -167,7 +178,8 @@ export async function runLive(options: LiveOptions): Promise<number> {
   idleFlush.dispose();
   clearTimeout(deadlineTimer);
   interrupts.dispose();
-  if (!ended) await options.source.stop();
+  // Also after an error: a followed file is polled again after one (it may become readable), which would keep the process alive.
+  await options.source.stop();
   for (const parser of parsers.values()) analysis.ingest(parser.end());
   analysis.flush();
   whole = true;

@@ -46,6 +46,8 @@ export interface AnalysisSnapshot {
   readonly requestCount: number;
   /** Requests marked cold (first after a server start), without materializing them. */
   readonly coldRequestCount: number;
+  /** The cold requests left out of the summaries (excludeCold); 0 when they are in. */
+  readonly coldLeftOut: number;
   readonly stages: readonly StageSummary[];
   /** Per stage and replica, only for stages seen on more than one replica. */
   readonly replicas: readonly StageSummary[];
@@ -559,6 +561,7 @@ export class StreamAnalysis {
       },
       requestCount: this.accepted,
       coldRequestCount: this.coldCount,
+      coldLeftOut: this.options.excludeCold === true ? this.coldCount : 0,
       stages,
       get replicas(): readonly StageSummary[] {
         return (replicas ??= summaries.replicas(included()));

@@ -445,7 +445,7 @@ export function analysisJsonRest(
         : {
             ...distributionJson(snapshot.endToEnd.ms),
             fromOmniTiming: snapshot.endToEnd.fromOmniTiming,
-            requestsWithout: snapshot.requestCount - snapshot.endToEnd.ms.count,
+            requestsWithout: snapshot.requestCount - snapshot.coldLeftOut - snapshot.endToEnd.ms.count,
             ...transfersTotalJson(snapshot.endToEnd.transfersTotal),
             ...(snapshot.endToEnd.timePerToken === undefined
               ? {}

@@ -164,7 +164,9 @@ export function tableReport(snapshot: AnalysisSnapshot, options: TableReportOpti
   const count = snapshot.requestCount;
   out.push(
     `Stage Lens: ${countOf(count, 'request')}, ${countOf(snapshot.stages.length, 'stage')}` +
-      (snapshot.boots > 0 ? `, ${countOf(snapshot.boots, 'server boot')} (${countOf(cold, 'cold request')})` : '') +
+      (snapshot.boots > 0
+        ? `, ${countOf(snapshot.boots, 'server boot')} (${countOf(cold, 'cold request')}${snapshot.coldLeftOut > 0 ? ', left out of the percentiles' : ''})`
+        : '') +
       ` from ${options.source}`,
   );
   if (options.inputNote !== undefined) pushAll(out, ['', ...wrap(options.inputNote)]);
@@ -257,7 +259,8 @@ export function tableReport(snapshot: AnalysisSnapshot, options: TableReportOpti
       out.push(
         'autoregressive stage): vllm_prefill_ms covers every decode step, so it is not prefill alone and vllm_decode_ms is not a measurement.',
       );
-      const mixed = oneOutput.some((s) => s.split.prefillMs !== undefined);
+      // As the cells are marked: a one-output stage's prefill or decode column with numbers of other requests.
+      const mixed = oneOutput.some((s) => s.split.prefillMs !== undefined || s.split.decodeMs !== undefined);
       out.push(
         `  ${oneOutput.map((s) => `${stageLabel(s.stageKey, roles)}: ${s.oneOutputRequests} of ${s.requestCount} requests`).join('; ')}${mixed ? ' (* = prefill and decode of the other requests only)' : ''}`,
       );
@@ -408,7 +411,7 @@ function endToEndLines(snapshot: AnalysisSnapshot): string[] {
     `End to end per request, ms (e2e_total_ms of RequestE2EStats${fromTiming}${perToken === undefined || perToken === null ? '' : `; ${PER_TOKEN_HEADING}`})`,
     ...textTable(['', 'n', 'p50', 'p90', 'p99', 'max'], rows),
   ];
-  const without = snapshot.requestCount - d.count;
+  const without = snapshot.requestCount - snapshot.coldLeftOut - d.count;
   if (without > 0)
     lines.push(
       `  ${countOf(without, 'request')} printed no end-to-end time (or not a time): left out, not counted as 0.`,
