@@ -44,6 +44,27 @@ test('an id with spaces and quotes keeps its E2E table, [OmniTiming] line and st
   assert.ok(!snapshot.requests.some((q) => q.requestId.endsWith('#2')));
 });
 
+test('an id with a terminal escape (an unbalanced `[`) stays one request: the [OmniTiming] parts after it are read', () => {
+  for (const escape of ['\x1b[2J', '\x1b[K', '\x1b[H', '\x1b[1A', 'a[b']) {
+    const id = `a${escape}b`;
+    const snapshot = analysedLog(Buffer.from(LOG.split(FIRST).join(id)));
+    assert.equal(snapshot.requestCount, 6, JSON.stringify(escape));
+    const r = snapshot.requests.find((q) => q.requestId === id);
+    assert.ok(r !== undefined, snapshot.requests.map((q) => JSON.stringify(q.requestId)).join(' / '));
+    assert.equal(r.timing?.totalS, 0.74);
+    assert.deepEqual(
+      r.timing?.stages.map((s) => [s.stageId, s.seconds]),
+      [
+        [0, 0.61],
+        [1, 0.73],
+      ],
+    );
+    assert.equal(r.stages.length, 2);
+    assert.equal(r.e2e['e2e_total_ms']?.state, 'measured');
+    assert.equal(snapshot.tablesMissing, null);
+  }
+});
+
 test('[OmniTiming] without a title: the id runs on over parts without `=`, identity values too', () => {
   const { records, problems } = parsed(
     `${PREFIX}[OmniTiming] req=my id "with" spaces response=r 1 turn=2 reason=end of turn ${TIMING_TAIL}\n`,

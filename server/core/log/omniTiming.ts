@@ -153,6 +153,10 @@ function partEnd(message: string, p: number): number {
   if (space === -1) space = n;
   const open = message.indexOf('[', p);
   if (open === -1 || open > space) return space; // most parts: `key=value`
+  // Only a value that opens with `[` is a list (`stages=[...]`): a `[` inside a request id
+  // (a terminal escape, `a\x1b[2Jb`) groups nothing, or it would swallow the parts after it.
+  const eq = message.indexOf('=', p);
+  if (eq === -1 || eq + 1 !== open) return space;
   // `stages=[...]`: one bracket pair, then a space or the end.
   const close = message.indexOf(']', open);
   if (close !== -1 && (close + 1 === n || message.charCodeAt(close + 1) === 32) /* space */) {
