@@ -59,7 +59,8 @@ values: their histogram quantiles are compared without significance ("not testab
 Options:
   --format table|json|markdown  output (default table; markdown for a pull-request comment)
   --fail-if <rules>             fail (exit 1) when a rule is crossed; repeat the flag or
-                                separate rules with ';'
+                                separate rules with ';' (an empty rule before, between or
+                                after them is an error, as an empty --fail-if is)
   --fail-within-noise           a change rule that crosses its threshold fails even when the
                                 difference is within noise (default: it is reported, not failed)
   --fail-unevaluated            a rule that cannot be evaluated (its metric measured in
@@ -92,7 +93,7 @@ ${RULE_GRAMMAR}
   values) the point estimate decides.
 
 Exit status: 0 compared, no rule failed; 1 a rule failed (listed on stderr);
-2 usage error, malformed rule, a rule naming a stage neither run has (the stages
+2 usage error, malformed rule (an empty one too), a rule naming a stage neither run has (the stages
 they have are listed), a rule on a stage of two runs that are not one pipeline
 (different stages, or two roles for it: both are named), a --baseline-boot or --candidate-boot
 its run does not have (the boots it has are listed) or given for a /metrics scrape, or an input

@@ -62,8 +62,8 @@ test('good rules: relative and absolute changes, limits, seconds, segments, requ
   assert.equal(ok('stage0.genTime.p90 > -1s').threshold, -1000);
 });
 
-test('several rules: repeated flags and ";" separated, a trailing ";" ignored, every error returned', () => {
-  const { rules, errors } = parseRules(['stage1.ttft.p90 > +10%; request.e2e.p99 > 3s;', 'stage0.prefill.p50 > +5ms']);
+test('several rules: repeated flags and ";" separated, every error returned', () => {
+  const { rules, errors } = parseRules(['stage1.ttft.p90 > +10%; request.e2e.p99 > 3s', 'stage0.prefill.p50 > +5ms']);
   assert.deepEqual(
     rules.map((r) => r.text),
     ['stage1.ttft.p90 > +10%', 'request.e2e.p99 > 3s', 'stage0.prefill.p50 > +5ms'],
@@ -72,6 +72,55 @@ test('several rules: repeated flags and ";" separated, a trailing ";" ignored, e
   const two = parseRules(['stage1.ttft.p95 > +10%;stage1.ttft.p90 > 10%']);
   assert.equal(two.rules.length, 0);
   assert.equal(two.errors.length, 2);
+});
+
+test('a --fail-if value with no rule, or an empty rule before, between or after its ";", is an error pointing at it, never skipped', () => {
+  const cases: Array<[string, RegExp, string]> = [
+    [';', /^no rule in it, only ';': give at least one rule/, '^'],
+    [';;', /^no rule in it/, '^^'],
+    [' ; ', /^no rule in it/, '^^^'],
+    [
+      'stage1.ttft.p90 > +10%;',
+      /^empty rule after the last ';': every ';' separates two rules/,
+      '                      ^',
+    ],
+    ['; stage1.ttft.p90 > +10%', /^empty rule before the first ';'/, '^'],
+    ['stage1.ttft.p90 > +10%; ;request.e2e.p99 > 3s', /^empty rule between two ';'/, '                      ^^^'],
+    ['stage1.ttft.p90 > +10%;;request.e2e.p99 > 3s', /^empty rule between two ';'/, '                      ^^'],
+  ];
+  for (const [value, message, caret] of cases) {
+    const { rules, errors } = parseRules([value, 'stage0.queued.p50 > 1s']);
+    assert.deepEqual(
+      rules.map((r) => r.text),
+      [...value.split(';').filter((p) => p.trim() !== ''), 'stage0.queued.p50 > 1s'].map((p) => p.trim()),
+      value,
+    );
+    assert.equal(errors.length, 1, value);
+    const [e] = errors;
+    assert.ok(e !== undefined);
+    assert.equal(e.of, 'list');
+    assert.match(e.message, message, value);
+    assert.deepEqual(formatRuleError(e).split('\n'), [
+      `malformed --fail-if '${value}': ${e.message}`,
+      `    ${value}`,
+      `    ${caret}`,
+    ]);
+  }
+  // Every empty rule is named, beside the malformed rules of the list.
+  const many = parseRules(['stage1.ttft.p95 > +10%;;']);
+  assert.deepEqual(
+    many.errors.map((e) => [e.of, e.message.split(':')[0]]),
+    [
+      ['rule', "unknown quantile 'p95'"],
+      ['list', "empty rule between two ';'"],
+      ['list', "empty rule after the last ';'"],
+    ],
+  );
+  // An empty value without ';' stays one empty rule.
+  assert.deepEqual(
+    parseRules(['']).errors.map((e) => [e.of, e.message]),
+    [['rule', 'empty rule']],
+  );
 });
 
 test('malformed rules say what is wrong and point at it', () => {

@@ -16,7 +16,9 @@
 // A signed threshold is a change from the baseline: `stage1.ttft.p90 > +10%` (relative)
 // or `> +5ms` (absolute change). An unsigned one in ms/s is a limit on the candidate's
 // own value: `request.e2e.p99 > 2s`. A `%` threshold must be signed (a percentage is only
-// meaningful relative to the baseline).
+// meaningful relative to the baseline). A `--fail-if` value with no rule in it, or an empty
+// rule before, between or after its ';' (an unset variable in "$RULES;"), is an error, never
+// skipped: a gate with fewer rules than written would pass in silence.
 import { isEdgeMetric, isRequestMetric, metricByName } from './metrics';
 import { PERCENTILES, type Percentile } from '../reportedPercentiles';
 import type { MetricId } from './types';
@@ -40,6 +42,8 @@ export interface Rule {
 }
 
 export interface RuleError {
+  /** What is malformed: one rule, or a whole `--fail-if` value (a rule list with an empty rule in it). */
+  readonly of: 'rule' | 'list';
   readonly text: string;
   /** Offset in `text` of the part that is wrong, and its length (at least 1). */
   readonly at: number;
@@ -60,8 +64,8 @@ export const RULE_GRAMMAR = `  rule      = <scope>.<metric>.<quantile> <op> <thr
 const OP = /(>=|<=|>|<)/;
 const THRESHOLD = /^([+-])?(\d+(?:\.\d+)?|\.\d+)(ms|s|%)$/;
 
-function fail(text: string, at: number, length: number, message: string): RuleError {
-  return { text, at, length: Math.max(1, length), message };
+function fail(text: string, at: number, length: number, message: string, of: RuleError['of'] = 'rule'): RuleError {
+  return { of, text, at, length: Math.max(1, length), message };
 }
 
 export function isRuleError(v: Rule | RuleError): v is RuleError {
@@ -199,19 +203,48 @@ export function parseRules(values: readonly string[]): { rules: Rule[]; errors: 
   const rules: Rule[] = [];
   const errors: RuleError[] = [];
   for (const value of values) {
-    for (const part of value.split(';')) {
-      if (part.trim() === '' && value.includes(';')) continue; // a trailing ';'
-      const r = parseRule(part);
-      if (isRuleError(r)) errors.push(r);
-      else rules.push(r);
+    const parts = value.split(';');
+    const list = parts.length > 1;
+    if (list && parts.every((p) => p.trim() === '')) {
+      errors.push(fail(value, 0, value.length, NO_RULE_IN_LIST, 'list'));
+      continue;
     }
+    let at = 0;
+    parts.forEach((part, i) => {
+      // A value without ';' is one rule: parseRule names an empty one itself.
+      if (list && part.trim() === '') errors.push(emptyRuleInList(value, at, part.length, i, parts.length));
+      else {
+        const r = parseRule(part);
+        if (isRuleError(r)) errors.push(r);
+        else rules.push(r);
+      }
+      at += part.length + 1;
+    });
   }
   return { rules, errors };
 }
 
+const NO_RULE_IN_LIST =
+  'no rule in it, only \';\': give at least one rule, or leave --fail-if out (an unset variable, as in "$RULES;", leaves none)';
+
+/** The empty `index`th of `count` rules of `list`, at `at`: the caret takes in the ';' on each side of it. */
+function emptyRuleInList(list: string, at: number, length: number, index: number, count: number): RuleError {
+  const from = index === 0 ? at : at - 1;
+  const to = index === count - 1 ? at + length : at + length + 1;
+  const where = index === 0 ? 'before the first' : index === count - 1 ? 'after the last' : 'between two';
+  return fail(
+    list,
+    from,
+    to - from,
+    `empty rule ${where} ';': every ';' separates two rules, and an empty one is refused, not skipped (an unset variable?): write the rule or remove the ';'`,
+    'list',
+  );
+}
+
 /** The error as two lines: the rule, and a caret line under the part that is wrong. */
 export function formatRuleError(e: RuleError): string {
-  return `malformed rule '${e.text}': ${e.message}\n    ${e.text}\n    ${' '.repeat(e.at)}${'^'.repeat(e.length)}`;
+  const what = e.of === 'rule' ? 'rule' : '--fail-if';
+  return `malformed ${what} '${e.text}': ${e.message}\n    ${e.text}\n    ${' '.repeat(e.at)}${'^'.repeat(e.length)}`;
 }
 
 export function compareOp(op: RuleOp, value: number, threshold: number): boolean {
