@@ -28,6 +28,7 @@ import type { RunData, SignificanceOptions } from '../core/compare';
 import { ioMessage, loadRun, loadRunFromStream, type LoadRunOptions } from '../capture/compareInput';
 import { bootOption, unknownBootProblem } from './bootOption';
 import { parseCommandArgs } from './commandArgs';
+import { urlInputsMessage } from './urlInput';
 import { COMPARE_WORKER_COMMAND } from './workerCommand';
 import { countOf } from '../core/numberText';
 import { writeOut } from './stdoutWrite';
@@ -93,7 +94,8 @@ ${RULE_GRAMMAR}
   values) the point estimate decides.
 
 Exit status: 0 compared, no rule failed; 1 a rule failed (listed on stderr);
-2 usage error, malformed rule (an empty one too), a rule naming a stage neither run has (the stages
+2 usage error, malformed rule (an empty one too), an input given as a URL (the message
+says how to pipe it in), a rule naming a stage neither run has (the stages
 they have are listed), a rule on a stage of two runs that are not one pipeline
 (different stages, or two roles for it: both are named), a --baseline-boot or --candidate-boot
 its run does not have (the boots it has are listed) or given for a /metrics scrape, or an input
@@ -286,6 +288,15 @@ export async function runCompare(argv: string[]): Promise<number> {
   if (format !== 'table' && format !== 'json' && format !== 'markdown')
     return usage(`--format must be table, json or markdown (got '${format}')`);
   if (parsed.positionals.length !== 2) return usage(inputCountProblem(parsed.positionals));
+  const [baselineSource, candidateSource] = parsed.positionals as [string, string];
+  const asUrl = urlInputsMessage('compare', [
+    { role: 'baseline', value: baselineSource },
+    { role: 'candidate', value: candidateSource },
+  ]);
+  if (asUrl !== null) {
+    process.stderr.write(`stage-lens compare: ${asUrl}\n`);
+    return 2;
+  }
 
   const { rules, errors } = parseRules((v['fail-if'] as string[] | undefined) ?? []);
   if (errors.length > 0) {
@@ -342,7 +353,6 @@ export async function runCompare(argv: string[]): Promise<number> {
     minChangePct: minChangePct as number,
   };
 
-  const [baselineSource, candidateSource] = parsed.positionals as [string, string];
   let runs: [RunData, RunData];
   try {
     const excludeCold = v['exclude-cold'] === true;
