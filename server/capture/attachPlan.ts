@@ -4,7 +4,7 @@
 // name the two routes that work. The session layer turns the plan into sources.
 import * as path from 'node:path';
 import type { ServingProcess } from '../protocol';
-import { describeArgv } from './launchSource';
+import { describeArgv } from '../core/shellWords';
 import { STATS_TABLES_FIX } from './statsTables';
 import {
   FD_CLOSED,

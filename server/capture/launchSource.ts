@@ -14,6 +14,7 @@ import type { CaptureListener, CaptureSource, ExitInfo } from './source';
 import { groupMembers, processAlive, processGroupAlive } from './procStat';
 import { describeSpawnFailure } from './spawnFailure';
 import { parseSupervisorMessage, SUPERVISOR_SCRIPT, SUPERVISOR_STATUS_FD, type SupervisorSpec } from './supervisor';
+import { describeArgv, shellQuote } from '../core/shellWords';
 
 export interface LaunchOptions {
   /** argv[0] is the program (looked up on PATH), the rest its arguments, passed verbatim. */
@@ -41,15 +42,6 @@ const PIPE_QUIET_MS = 1000;
 const PIPE_CLOSE_MAX_MS = 10_000;
 
 const usesProcessGroups = process.platform !== 'win32';
-
-/** Shell-style quoting for display only; the command itself never goes through a shell. */
-export function describeArgv(argv: readonly string[]): string {
-  return argv.map(shellQuote).join(' ');
-}
-
-function shellQuote(a: string): string {
-  return a !== '' && /^[\w@%+=:,./-]+$/.test(a) ? a : `'${a.replace(/'/g, `'\\''`)}'`;
-}
 
 /**
  * The command line as the terminal's first line shows it: the variables Stage Lens adds to

@@ -2,7 +2,7 @@
 // never the network, so the message says how to bring a scrape in (curl into stdin) instead of
 // "no such file". stdin is one input only: a second URL, or one beside an input already read
 // from stdin, is saved to a file first.
-import { describeArgv } from '../capture/launchSource';
+import { describeArgv } from '../core/shellWords';
 
 const STDIN_INPUT = '-';
 
