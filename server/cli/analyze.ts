@@ -259,6 +259,8 @@ export async function runAnalyze(argv: string[]): Promise<number> {
         return scrapeSelectionStatus(sourceName, window, boot);
       const stageRoles = analysis.stageRoles();
       for (const chunk of traceChunks(analysis.requests, { source: sourceName, stageRoles })) await writeOut(chunk);
+      if (kind === 'scrape')
+        process.stderr.write(terminalText(`stage-lens analyze: ${scrapeRowsNote(sourceName, 'trace')}\n`));
       return (
         interruptedStatus(interrupts) ?? unreadableStatus({ analysis, kind, empty, unreadable, encoding }, sourceName)
       );
@@ -303,6 +305,12 @@ function gzipNotFollowed(source: string, duration: string | null): boolean {
 }
 
 /** A /metrics scrape read with --since/--until or --boot: said as a usage problem (nothing was printed), status 2. */
+/** Why a CSV or a trace of a /metrics scrape has no request in it, and which format has what it holds. */
+function scrapeRowsNote(source: string, format: 'csv' | 'trace'): string {
+  const what = format === 'csv' ? 'the CSV has its header and no row' : 'the trace has no request on it';
+  return `${source} is a /metrics scrape: it has no per-request log, so ${what}; --format json or the table holds its histograms`;
+}
+
 function scrapeSelectionStatus(source: string, window: WindowSpec | null, boot: number | null): number {
   const problem = scrapeSelectionProblem(source, 'analyze', { window: window !== null, boot: boot !== null });
   process.stderr.write(terminalText(`stage-lens analyze: ${problem ?? ''}\n`));
@@ -481,6 +489,8 @@ export async function analyzeStream(
     });
     if (refusedOnScrape(kind)) return { analysis, kind, empty, unreadable, encoding };
     writer.end();
+    if (kind === 'scrape')
+      process.stderr.write(terminalText(`stage-lens analyze: ${scrapeRowsNote(sourceName, 'csv')}\n`));
     // The CSV is rows only: what the window left out is said on stderr.
     for (const note of [bootNoteOf(analysis.bootCounts()), windowNoteOf(analysis.windowCounts())])
       if (note !== null) process.stderr.write(`stage-lens analyze: ${note}\n`);

@@ -1,7 +1,8 @@
 // analyze and explain of a /metrics scrape given --since/--until or --boot, run as the built
 // dist/cli.js in a child process: a scrape is one moment's counters, with no requests, times or
 // boots to select, so both commands print nothing, say so in the same words on stderr, and exit 2
-// (a usage problem), whatever the format, from a file or from stdin.
+// (a usage problem), whatever the format, from a file or from stdin. A CSV or a trace of a scrape
+// has no row to hold: stderr says so.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -54,4 +55,21 @@ for (const command of ['analyze', 'explain'] as const) {
 test('analyze --format csv and trace of a scrape with a window or a boot: refused as the table is', () => {
   assertRefused(['analyze', SCRAPE, '--since', '10:00', '--format', 'csv'], WINDOW(SCRAPE, 'analyze'));
   assertRefused(['analyze', SCRAPE, '--boot', '1', '--format', 'trace'], BOOT(SCRAPE, 'analyze'));
+});
+
+test('analyze --format csv / trace of a scrape: the empty output is said on stderr, with the formats that hold it', () => {
+  for (const [format, what] of [
+    ['csv', 'the CSV has its header and no row'],
+    ['trace', 'the trace has no request on it'],
+  ] as const) {
+    const r = cli(['analyze', SCRAPE, '--format', format]);
+    assert.equal(r.status, 0, r.stderr);
+    assert.equal(
+      r.stderr,
+      `stage-lens analyze: ${SCRAPE} is a /metrics scrape: it has no per-request log, so ${what}; --format json or the table holds its histograms\n`,
+    );
+  }
+  // A log's CSV says nothing of the kind.
+  const log = cli(['analyze', path.join(ROOT, 'samples', 'qwen3-tts-first-audio-cold-start.log'), '--format', 'csv']);
+  assert.doesNotMatch(log.stderr, /scrape/);
 });
