@@ -58,11 +58,11 @@ describe('npm package (npm pack, npm i -g)', () => {
     packed = (info[0]?.files ?? []).map((f) => f.path).sort();
     tarball = path.join(tmp, info[0]?.filename ?? '');
     assert.ok(fs.existsSync(tarball), tarball);
-    // Minified bundles and the documents come to ~3.2 MB (the language client and server
+    // Minified bundles and the documents come to ~3.5 MB (the language client and server
     // libraries, the webviews, one bundle per CLI command so that each compiles only its own
     // code at start-up); the language server's bundle left unminified (+0.85 MB), any other
     // two, or source maps, would take it far above.
-    assert.ok((info[0]?.unpackedSize ?? Infinity) < 3_500_000, `unpacked ${info[0]?.unpackedSize} bytes`);
+    assert.ok((info[0]?.unpackedSize ?? Infinity) < 3_750_000, `unpacked ${info[0]?.unpackedSize} bytes`);
 
     const prefix = path.join(tmp, 'prefix');
     const install = spawnSync(
