@@ -53,7 +53,7 @@ Options:
   --since <time>        only requests that finished at or after <time>: 'MM-DD HH:MM[:SS]'
                         as the log prints it, or 'HH:MM[:SS]' on the log's first day
   --until <time>        only requests that finished at or before <time> (the same forms)
-  --by-boot             one tail attribution per server boot
+  --by-boot             one tail attribution and load at arrival per server boot
   --boot <n>            only requests of server boot n (1: the log's first server start; 0:
                         requests before any), for a log whose boots served different pipelines
   --deploy-config <yaml>

@@ -296,49 +296,59 @@ test('percentiles over time: a log within one printed second gives no rate, and 
   assert.equal(gauges.times.at(-1), Date.UTC(2026, 9, 22, 9, 0, 40) + 500);
 });
 
-test('in-flight counts kept as requests arrive equal a recount from scratch (random arrivals, out-of-order logging, stage spans; exact times and 1 s ones)', () => {
+test('in-flight counts kept as requests arrive equal a recount from scratch (random arrivals, out-of-order logging, stage spans, two boots on a restarted clock; exact times and 1 s ones)', () => {
   const rand = mulberry32(11);
   for (let round = 0; round < 40; round++) {
     // Half the rounds with times known to 1 s: another request counts only while it had more than 1 s left.
     const resolution = round % 2 === 0 ? 0 : 1000;
     const counts = new InFlightCounts();
-    const reqs: { arrival: number; finish: number; spans: { stageKey: string; start: number; end: number }[] }[] = [];
+    type Made = {
+      boot: number;
+      arrival: number;
+      finish: number;
+      spans: { stageKey: string; start: number; end: number }[];
+    };
+    const reqs: Made[] = [];
     const n = 40 + Math.floor(rand() * 80);
-    // Log order: by finish, with some requests logged late (another stream) and some arrivals unknown.
-    const made = Array.from({ length: n }, () => {
-      const arrival = Math.round(rand() * 20_000);
-      const e2e = Math.round(100 + rand() * 5000);
-      const s0 = arrival + Math.round(rand() * 50);
-      const s1 = arrival + Math.round(rand() * 200);
-      return {
-        arrival,
-        finish: arrival + e2e,
-        spans: [
-          { stageKey: '0', start: s0, end: s0 + Math.round(e2e * 0.6) },
-          { stageKey: '1', start: s1, end: arrival + e2e - 5 },
-        ],
-      };
-    }).sort((a, b) => a.finish - b.finish + (rand() < 0.1 ? 3000 : 0));
+    // Log order: boot 1's requests, then boot 2's on a clock that restarted (the same 20 s again);
+    // in each, by finish, with some requests logged late (another stream) and some arrivals unknown.
+    const made = [1, 2].flatMap((boot) =>
+      Array.from({ length: n >> 1 }, (): Made => {
+        const arrival = Math.round(rand() * 20_000);
+        const e2e = Math.round(100 + rand() * 5000);
+        const s0 = arrival + Math.round(rand() * 50);
+        const s1 = arrival + Math.round(rand() * 200);
+        return {
+          boot,
+          arrival,
+          finish: arrival + e2e,
+          spans: [
+            { stageKey: '0', start: s0, end: s0 + Math.round(e2e * 0.6) },
+            { stageKey: '1', start: s1, end: arrival + e2e - 5 },
+          ],
+        };
+      }).sort((a, b) => a.finish - b.finish + (rand() < 0.1 ? 3000 : 0)),
+    );
     made.forEach((r, row) => {
       const unknown = rand() < 0.05;
-      counts.add(
-        row,
-        unknown ? NaN : r.arrival,
-        r.finish,
-        unknown ? [] : r.spans.filter(() => rand() < 0.9),
-        resolution,
-      );
-      reqs.push(unknown ? { ...r, arrival: NaN, spans: [] } : r);
+      const spans = unknown ? [] : r.spans.filter(() => rand() < 0.9);
+      counts.add(row, r.boot, unknown ? NaN : r.arrival, r.finish, spans, resolution);
+      reqs.push(unknown ? { ...r, arrival: NaN, spans: [] } : { ...r, spans });
     });
     reqs.forEach((r, i) => {
       if (Number.isNaN(r.arrival)) {
         assert.equal(counts.count(i), -1);
         return;
       }
-      const expected = reqs.filter(
-        (o, j) => j !== i && !Number.isNaN(o.arrival) && o.arrival <= r.arrival && o.finish - resolution > r.arrival,
-      ).length;
+      const others = reqs.filter((o, j) => j !== i && o.boot === r.boot && !Number.isNaN(o.arrival));
+      const expected = others.filter((o) => o.arrival <= r.arrival && o.finish - resolution > r.arrival).length;
       assert.equal(counts.count(i), expected, `round ${round} request ${i}`);
+      for (const stageKey of ['0', '1']) {
+        const inStage = others.filter((o) =>
+          o.spans.some((s) => s.stageKey === stageKey && s.start <= r.arrival && s.end - resolution > r.arrival),
+        ).length;
+        assert.equal(counts.stageCount(stageKey, i), inStage, `round ${round} request ${i} stage ${stageKey}`);
+      }
     });
   }
 });

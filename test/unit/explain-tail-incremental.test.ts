@@ -285,8 +285,15 @@ test("a report's questions sharing their column reads, populations and load coun
                 valueMs: t.targetMedianMs,
               });
           }
-          const l = loadAtArrivalByPass(alone, { target, quantile, scope });
-          if (l !== null && l.arrivalsKnown > 0) loads.push(l);
+          // Per boot with byBoot, as the tails: a boot's tail arrived among its own requests.
+          for (const boot of boots) {
+            const l = loadAtArrivalByPass(alone, {
+              target,
+              quantile,
+              scope: boot === undefined ? scope : { ...scope, boot },
+            });
+            if (l !== null && l.arrivalsKnown > 0) loads.push(boot === undefined ? l : { ...l, boot });
+          }
         }
       }
       assert.ok(tails.length > (byBoot ? 20 : 10), `${tails.length} tails`);

@@ -115,7 +115,7 @@ export class ExplainIndex {
   private readonly overlapOrdinal: number;
   private readonly residualOrdinal: number;
   readonly clock: LogClock;
-  /** Others in flight (overall and per stage) when each request arrived. */
+  /** Others of its server boot in flight (overall and per stage) when each request arrived. */
   readonly inFlight = new InFlightCounts();
   private timesKnown = 0;
   private readonly followers: IndexFollower[] = [];
@@ -218,7 +218,7 @@ export class ExplainIndex {
       spans.push({ stageKey: span.stageKey, start: arrival + span.startMs, end: arrival + span.endMs });
     }
     this.arena.addRow(rowValues.ordinals(), rowValues.count, rowValues.values);
-    this.inFlight.add(row, arrival, finish, Number.isFinite(arrival) ? spans : [], resolutionMs);
+    this.inFlight.add(row, request.boot, arrival, finish, Number.isFinite(arrival) ? spans : [], resolutionMs);
     for (const f of this.followers) f.add(row);
     return breakdown;
   }

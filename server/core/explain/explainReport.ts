@@ -160,8 +160,12 @@ export function explainReport(
       // Said once per target (and boot), whatever the quantiles.
       for (const o of split.oneRequest)
         if (!oneRequest.some((x) => x.target === o.target && x.boot === o.boot)) oneRequest.push(o);
-      const l = loadAtArrival(index, { target, quantile, scope: options.scope });
-      if (l !== null && l.arrivalsKnown > 0) load.push(l);
+      // Per boot with byBoot, as the tails above: a boot's tail arrived among its own requests.
+      for (const boot of boots) {
+        const scope = boot === undefined ? options.scope : { ...options.scope, boot };
+        const l = loadAtArrival(index, { target, quantile, scope });
+        if (l !== null && l.arrivalsKnown > 0) load.push(boot === undefined ? l : { ...l, boot });
+      }
       const p = preemptionsInTail(index, { target, quantile, scope: options.scope }, reads, roles);
       if (p !== null) preemptions.push(p);
     }

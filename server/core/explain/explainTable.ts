@@ -489,10 +489,13 @@ export function explainTable(report: ExplainReport, options: ExplainTableOptions
     out.push('');
   }
 
-  const load = report.load[0];
-  if (load !== undefined) {
+  // The first target and quantile's load: once, or once per boot (--by-boot).
+  const firstLoad = report.load[0];
+  for (const load of report.load) {
+    if (load.target !== firstLoad?.target || load.quantile !== firstLoad.quantile) continue;
+    const boot = load.boot === undefined ? '' : `, boot ${load.boot}`;
     out.push(
-      `Load at arrival (${targetLabel(load.target, roles)}, ${load.quantile} tail; arrival = finish - end to end (e2e_total_ms, else the [OmniTiming] total=, else an older format's e2e_time_ms), finish to 1 s, so only an overlap of more than 1 s counts): ${load.readingText}`,
+      `Load at arrival (${targetLabel(load.target, roles)}, ${load.quantile} tail${boot}; arrival = finish - end to end (e2e_total_ms, else the [OmniTiming] total=, else an older format's e2e_time_ms), finish to 1 s, so only an overlap of more than 1 s counts): ${load.readingText}`,
     );
     const rows = [['in flight', 'requests', 'tail', 'p50', 'p90', 'p99']];
     for (const b of load.buckets) {

@@ -12,6 +12,10 @@
 // than that resolution apart: j counts for i only while it had more than the resolution left
 // (a_i < f_j − resolution), and the same for a stage span's end. A client that sends a request
 // as the last one finishes thus reads 0 in flight, not 1 in some of its requests.
+// Requests of different server boots never count each other: a restart ends every request in
+// flight, and a restarted server's log clock can run back over the times of the boot before
+// (a log of two runs of the same script), so each boot keeps its own arrivals, finishes and
+// stage spans.
 import { SortedTimes } from './sortedTimes';
 
 /** Arrival-ordered (time, row) pairs; inserts land near the end (requests arrive in roughly finish order). */
@@ -75,19 +79,39 @@ class Counts {
   }
 }
 
+/** The times of one server boot's requests: arrivals, finishes and each stage's span ends. */
+class BootTimes {
+  readonly byArrival = new ByArrival();
+  readonly finishes = new SortedTimes();
+  readonly stageSpans = new Map<string, { readonly starts: SortedTimes; readonly ends: SortedTimes }>();
+
+  stageSpansOf(stageKey: string): { readonly starts: SortedTimes; readonly ends: SortedTimes } {
+    let spans = this.stageSpans.get(stageKey);
+    if (spans === undefined)
+      this.stageSpans.set(stageKey, (spans = { starts: new SortedTimes(), ends: new SortedTimes() }));
+    return spans;
+  }
+
+  get bytes(): number {
+    let n = this.byArrival.bytes + this.finishes.bytes;
+    for (const s of this.stageSpans.values()) n += s.starts.bytes + s.ends.bytes;
+    return n;
+  }
+}
+
 export class InFlightCounts {
-  private readonly byArrival = new ByArrival();
-  private readonly finishes = new SortedTimes();
+  private readonly boots = new Map<number, BootTimes>();
   private readonly overall = new Counts();
-  private readonly perStage = new Map<string, { counts: Counts; starts: SortedTimes; ends: SortedTimes }>();
+  private readonly perStage = new Map<string, Counts>();
 
   /**
-   * Adds request `row` (arrival and finish on one clock; stage spans absolute), or records
-   * it as unknown when its arrival is not known. `resolutionMs`: how far apart two of these
-   * times must be for their order to be known (the log's timestamps: 1 s).
+   * Adds request `row` of server boot `boot` (arrival and finish on one clock; stage spans
+   * absolute), or records it as unknown when its arrival is not known. `resolutionMs`: how far
+   * apart two of these times must be for their order to be known (the log's timestamps: 1 s).
    */
   add(
     row: number,
+    boot: number,
     arrival: number,
     rawFinish: number,
     spans: readonly { readonly stageKey: string; readonly start: number; readonly end: number }[],
@@ -98,14 +122,17 @@ export class InFlightCounts {
     // Until when others are surely counted: never before the arrival (so a finish at or before
     // another's arrival implies an arrival before it too).
     const finish = Math.max(arrival, rawFinish - resolutionMs);
-    const at = this.byArrival.insert(arrival, row);
-    // Logged requests that arrived at or before it (the ones before `at` and equal ones after) and had not finished.
+    let times = this.boots.get(boot);
+    if (times === undefined) this.boots.set(boot, (times = new BootTimes()));
+    const byArrival = times.byArrival;
+    const at = byArrival.insert(arrival, row);
+    // Logged requests of its boot that arrived at or before it (the ones before `at` and equal ones after) and had not finished.
     let arrivedBy = at + 1;
-    while (arrivedBy < this.byArrival.size && this.byArrival.times[arrivedBy] === arrival) arrivedBy++;
-    const own = arrivedBy - 1 - this.finishes.countAtMost(arrival);
+    while (arrivedBy < byArrival.size && byArrival.times[arrivedBy] === arrival) arrivedBy++;
+    const own = arrivedBy - 1 - times.finishes.countAtMost(arrival);
     this.overall.data[row] = Math.max(0, own);
-    this.increment(this.overall, arrival, finish, row);
-    this.finishes.add(finish);
+    increment(byArrival, this.overall, arrival, finish, row);
+    times.finishes.add(finish);
     for (const span of spans) {
       if (!this.perStage.has(span.stageKey)) {
         // A stage seen for the first time: every request logged so far had nobody in it.
@@ -113,34 +140,27 @@ export class InFlightCounts {
         counts.ensure(this.overall.data.length - 1);
         for (let r = 0; r < this.overall.data.length; r++)
           if (this.overall.data[r] >= 0 && r !== row) counts.data[r] = 0;
-        this.perStage.set(span.stageKey, { counts, starts: new SortedTimes(), ends: new SortedTimes() });
+        this.perStage.set(span.stageKey, counts);
       }
     }
-    // Every stage, whether this request ran it or not: who was in it when this request arrived.
-    for (const stage of this.perStage.values()) {
-      stage.counts.ensure(row);
-      stage.counts.data[row] = Math.max(0, stage.starts.countAtMost(arrival) - stage.ends.countAtMost(arrival));
+    // Every stage, whether this request ran it or not: who of its boot was in it when this request arrived.
+    for (const [stageKey, counts] of this.perStage) {
+      counts.ensure(row);
+      const spansOfBoot = times.stageSpans.get(stageKey);
+      counts.data[row] =
+        spansOfBoot === undefined
+          ? 0
+          : Math.max(0, spansOfBoot.starts.countAtMost(arrival) - spansOfBoot.ends.countAtMost(arrival));
     }
     for (const span of spans) {
-      const stage = this.perStage.get(span.stageKey)!;
+      const counts = this.perStage.get(span.stageKey)!;
+      const spansOfBoot = times.stageSpansOf(span.stageKey);
       const end = Math.max(span.start, span.end - resolutionMs);
-      if (end > span.start) this.increment(stage.counts, span.start, end, row);
-      stage.starts.add(span.start);
-      stage.ends.add(end);
+      if (end > span.start) increment(byArrival, counts, span.start, end, row);
+      spansOfBoot.starts.add(span.start);
+      spansOfBoot.ends.add(end);
     }
   }
-
-  /** +1 for every logged request but `self` that arrived in [from, to). */
-  private increment(counts: Counts, from: number, to: number, self: number): void {
-    const b = this.byArrival;
-    for (let k = b.lowerBound(from); k < b.size && b.times[k] < to; k++) {
-      const row = b.rows[k];
-      if (row === self) continue;
-      counts.ensure(row);
-      if (counts.data[row] >= 0) counts.data[row] = counts.data[row] + 1;
-    }
-  }
-
   /** Per row, others in flight when it arrived (-1: unknown; rows past the end: unknown). */
   counts(): Int32Array {
     return this.overall.data;
@@ -153,19 +173,30 @@ export class InFlightCounts {
 
   /** Per request, others in the stage when it arrived (-1: unknown; rows past the end: unknown); null for a stage never seen. */
   stageCounts(stageKey: string): Int32Array | null {
-    return this.perStage.get(stageKey)?.counts.data ?? null;
+    return this.perStage.get(stageKey)?.data ?? null;
   }
 
   /** Others in the stage when `row` arrived; -1 when its arrival is unknown. */
   stageCount(stageKey: string, row: number): number {
-    const stage = this.perStage.get(stageKey);
-    if (stage === undefined || row >= stage.counts.data.length) return -1;
-    return stage.counts.data[row];
+    const counts = this.perStage.get(stageKey);
+    if (counts === undefined || row >= counts.data.length) return -1;
+    return counts.data[row];
   }
 
   get bytes(): number {
-    let n = this.byArrival.bytes + this.finishes.bytes + this.overall.bytes;
-    for (const s of this.perStage.values()) n += s.counts.bytes + s.starts.bytes + s.ends.bytes;
+    let n = this.overall.bytes;
+    for (const times of this.boots.values()) n += times.bytes;
+    for (const counts of this.perStage.values()) n += counts.bytes;
     return n;
+  }
+}
+
+/** +1 for every logged request of a boot (its arrivals: `b`) but `self` that arrived in [from, to). */
+function increment(b: ByArrival, counts: Counts, from: number, to: number, self: number): void {
+  for (let k = b.lowerBound(from); k < b.size && b.times[k] < to; k++) {
+    const row = b.rows[k];
+    if (row === self) continue;
+    counts.ensure(row);
+    if (counts.data[row] >= 0) counts.data[row] = counts.data[row] + 1;
   }
 }

@@ -4,7 +4,8 @@
 // target's latency by in-flight bucket, for all requests in scope and for the tail. It
 // answers: did the tail arrive into a busier server (queued behind others), or was
 // every request slower at the same load? In-flight counts use every request of the
-// session with a known arrival, in scope or not: load is load.
+// session with a known arrival, in scope or not (load is load), of the same server boot
+// (a restart ends every request in flight; inFlight.ts).
 import type { Distribution } from '../analysis/types';
 import { countOf } from '../numberText';
 import type { ExplainIndex } from './explainIndex';

@@ -247,6 +247,8 @@ export type LoadReading = 'busier' | 'sameLoad' | 'lower' | 'mixed' | 'unknown';
 export interface LoadAtArrival {
   readonly target: TargetName;
   readonly quantile: TailQuantile;
+  /** Present when the load is of one server boot's requests (explain --by-boot). */
+  readonly boot?: number;
   /** Requests whose arrival is known (finish time and e2e_total_ms); the others are left out. */
   readonly arrivalsKnown: number;
   readonly arrivalsUnknown: number;
