@@ -84,6 +84,26 @@ test('explain on a scrape says what it checked and why the talker has no ITL', (
   assert.match(run.stdout, /The inter-token latency of stage 0 replica 0 has no sample, as expected/);
 });
 
+test('explain on a scrape whose codec TTFT records nothing says what it found, never that it found nothing', () => {
+  // simulate --talker-first-audio --stats-build before-fix: the codec's first output counted as a decode step.
+  const run = cli(['explain', path.join(ROOT, 'test', 'fixtures', 'scrapes', 'codec-ttft-before-fix.prom')]);
+  assert.equal(run.status, 0, run.stderr);
+  const lines = run.stdout.split('\n');
+  assert.ok(
+    lines.includes(
+      'vllm:time_to_first_token_seconds is registered but reads 0 while requests finish: stage 1 replica 0: no TTFT sample while its inter-token latency has 271. Not a measurement; do not plot it as 0.',
+    ),
+    run.stdout,
+  );
+  assert.ok(
+    lines.includes(
+      "Checked: the TTFT histogram of stage 1 replica 0 is empty while its inter-token latency has samples (metric-not-reporting, above); no other stage's is.",
+    ),
+    run.stdout,
+  );
+  assert.doesNotMatch(run.stdout, /no stage's TTFT histogram is empty/);
+});
+
 test('a family stuck at 0 is marked ! in analyze (table and JSON, with its finding) and not listed as reporting by explain', () => {
   // Every series of vllm:request_prefill_time_seconds zeroed, as a build whose stats path does not deliver.
   const stuck = fs

@@ -225,7 +225,7 @@ test("metric-not-reporting in a scrape cut late inside the inter-token latency f
   ]);
   assert.ok(
     scrapeChecksDone(parsed).includes(
-      "Checked on the series read whole before the cut inside vllm:inter_token_latency_seconds: no stage's TTFT histogram is empty while its inter-token latency has samples; not checked on its series the cut reached or took.",
+      "Checked on the series read whole before the cut inside vllm:inter_token_latency_seconds: the TTFT histogram of stage 0 replica 0 is empty while its inter-token latency has samples (metric-not-reporting, above); no other stage's is; not checked on its series the cut reached or took.",
     ),
     scrapeChecksDone(parsed).join('\n'),
   );

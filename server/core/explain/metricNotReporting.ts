@@ -18,6 +18,7 @@ import { findOneOutputStages, type OneOutputStage } from '../metricsText/oneOutp
 import { canonicalMetricName, findFamily } from '../metricsText/metricNames';
 import { cutFamilyOf, WHOLE_INPUT, type FamilyRead, type ScrapeEnd } from '../metricsText/scrapeCut';
 import type { HistogramFamily, Labels, MetricFamily, ParsedExposition, ScalarFamily } from '../metricsText/model';
+import { andList } from '../andList';
 import { groupedNumber } from '../numberText';
 import { inClockWindow, type ClockWindow } from './timeWindow';
 
@@ -96,6 +97,46 @@ function oneOutputKeys(stages: readonly OneOutputStage[]): Set<string> {
 
 const stageText = (labels: Labels): string => `stage ${labels['stage'] ?? '?'} replica ${labels['replica'] ?? '?'}`;
 
+const replicaKey = (labels: Labels): string => `${labels['stage'] ?? ''}/${labels['replica'] ?? ''}`;
+
+/**
+ * The (stage, replica) series whose TTFT histogram has no sample while its inter-token latency
+ * has some, series by series: an ITL series without a count (cut, or no _count) says nothing.
+ */
+function ttftEmptyWhileItl(ttft: MetricFamily, itl: MetricFamily): { labels: Labels; itlCount: number }[] {
+  const itlBy = new Map(amounts(itl).map((a) => [replicaKey(a.labels), a.amount]));
+  const out: { labels: Labels; itlCount: number }[] = [];
+  for (const a of amounts(ttft)) {
+    const itlCount = itlBy.get(replicaKey(a.labels));
+    if (a.amount === 0 && itlCount !== undefined && itlCount !== null && itlCount > 0)
+      out.push({ labels: a.labels, itlCount });
+  }
+  return out;
+}
+
+/**
+ * What the TTFT-against-ITL check found, said after "Checked:": nothing, or the series its
+ * findings name (of `series` TTFT series: "no other" only where there are others).
+ */
+function ttftCheckText(found: readonly Labels[], series: number): string {
+  if (found.length === 0) return "no stage's TTFT histogram is empty while its inter-token latency has samples";
+  const names = andList(found.map(stageText));
+  const others = series > found.length ? "; no other stage's is" : '';
+  return found.length === 1
+    ? `the TTFT histogram of ${names} is empty while its inter-token latency has samples (metric-not-reporting, above)${others}`
+    : `the TTFT histograms of ${names} are empty while their inter-token latency has samples (metric-not-reporting, above)${others}`;
+}
+
+/** What the KV-cache check found, said after "Checked:": nothing, or the engines its findings name (of `series`). */
+function kvCheckText(found: readonly Labels[], series: number): string {
+  if (found.length === 0) return 'no engine with requests running reads a KV-cache usage of 0';
+  const names = andList(found.map(stageText));
+  const others = series > found.length ? '; no other engine does' : '';
+  return found.length === 1
+    ? `the engine of ${names} reads a KV-cache usage of 0 with requests running (metric-not-reporting, above)${others}`
+    : `the engines of ${names} read a KV-cache usage of 0 with requests running (metric-not-reporting, above)${others}`;
+}
+
 /**
  * The families a metric-not-reporting finding of a scrape is read from: KV-cache usage with the
  * running requests; a stage's TTFT with its inter-token latency (series by series: a stage's
@@ -114,6 +155,10 @@ export function notReportingReads(f: {
   return [{ names: [family] }, { names: FINISHED_FAMILIES }];
 }
 
+/** Every reading with requests running read 0 (and there was one). */
+const stuckAtZero = (e: { readonly loaded: number; readonly zeroUnderLoad: number }): boolean =>
+  e.zeroUnderLoad > 0 && e.zeroUnderLoad >= e.loaded;
+
 /** KV-cache usage against running requests per (stage, replica), over one or more scrapes. */
 export class KvUsageTracker {
   private readonly byReplica = new Map<
@@ -124,7 +169,7 @@ export class KvUsageTracker {
   /** One reading of a (stage, replica): KV usage (any unit) and running requests. */
   note(labels: Labels, kvUsage: number, running: number): void {
     if (!(running > 0)) return;
-    const key = `${labels['stage'] ?? ''}/${labels['replica'] ?? ''}`;
+    const key = replicaKey(labels);
     let entry = this.byReplica.get(key);
     if (entry === undefined)
       this.byReplica.set(
@@ -143,19 +188,22 @@ export class KvUsageTracker {
     if (kv === undefined || running === undefined) return;
     const cut = cutFamilyOf(exposition, end);
     if (cut === kv || cut === running) return;
-    const runningBy = new Map(
-      amounts(running).map((a) => [`${a.labels['stage'] ?? ''}/${a.labels['replica'] ?? ''}`, a.amount]),
-    );
+    const runningBy = new Map(amounts(running).map((a) => [replicaKey(a.labels), a.amount]));
     for (const a of amounts(kv)) {
-      const r = runningBy.get(`${a.labels['stage'] ?? ''}/${a.labels['replica'] ?? ''}`);
+      const r = runningBy.get(replicaKey(a.labels));
       if (a.amount !== null && r !== undefined && r !== null) this.note(a.labels, a.amount, r);
     }
+  }
+
+  /** The (stage, replica) series whose every reading with requests running was 0: one finding each. */
+  zeroUnderLoad(): Labels[] {
+    return [...this.byReplica.values()].filter(stuckAtZero).map((e) => e.labels);
   }
 
   findings(family: string, source: string): Finding[] {
     const out: Finding[] = [];
     for (const e of this.byReplica.values()) {
-      if (e.zeroUnderLoad === 0 || e.zeroUnderLoad < e.loaded) continue;
+      if (!stuckAtZero(e)) continue;
       out.push(
         finding(
           e.stage,
@@ -211,21 +259,15 @@ export function metricNotReportingInScrape(
   const ttft = familyOf(exposition, TTFT_FAMILY);
   const itl = familyOf(exposition, ITL_FAMILY);
   if (ttft !== undefined && itl !== undefined && ttft !== cut && !silentFamilies.has(TTFT_FAMILY)) {
-    const itlBy = new Map(
-      amounts(itl).map((a) => [`${a.labels['stage'] ?? ''}/${a.labels['replica'] ?? ''}`, a.amount]),
-    );
-    for (const a of amounts(ttft)) {
-      const itlCount = itlBy.get(`${a.labels['stage'] ?? ''}/${a.labels['replica'] ?? ''}`);
-      if (a.amount === 0 && itlCount !== undefined && itlCount !== null && itlCount > 0) {
-        out.push(
-          finding(
-            stageIdOf(a.labels),
-            ttft.name,
-            `${stageText(a.labels)}: no TTFT sample while its inter-token latency has ${groupedNumber(itlCount, 0, 3)}`,
-            [KNOWN_CAUSES.codecFirstAudio, KNOWN_CAUSES.statsPathDrift],
-          ),
-        );
-      }
+    for (const { labels, itlCount } of ttftEmptyWhileItl(ttft, itl)) {
+      out.push(
+        finding(
+          stageIdOf(labels),
+          ttft.name,
+          `${stageText(labels)}: no TTFT sample while its inter-token latency has ${groupedNumber(itlCount, 0, 3)}`,
+          [KNOWN_CAUSES.codecFirstAudio, KNOWN_CAUSES.statsPathDrift],
+        ),
+      );
     }
   }
   const tracker = kv ?? new KvUsageTracker();
@@ -277,24 +319,30 @@ export function scrapeChecksDone(exposition: ParsedExposition, end: ScrapeEnd = 
       );
     out.push(...unjudged);
   }
+  // Each "Checked:" says what its check found: nothing, or what the findings above say.
   const ttft = familyOf(exposition, TTFT_FAMILY);
   const itl = familyOf(exposition, ITL_FAMILY);
-  if (ttft !== undefined && itl !== undefined)
+  if (ttft !== undefined && itl !== undefined) {
+    const found = cut === ttft ? [] : ttftEmptyWhileItl(ttft, itl).map((f) => f.labels);
     out.push(
       cut === ttft
         ? `Not checked: whether a stage's TTFT histogram is empty while its inter-token latency has samples, ${cutText(cut.name)}.`
         : cut === itl
-          ? `Checked on the series read whole before the cut inside ${itl.name}: no stage's TTFT histogram is empty while its inter-token latency has samples; not checked on its series the cut reached or took.`
-          : "Checked: no stage's TTFT histogram is empty while its inter-token latency has samples.",
+          ? `Checked on the series read whole before the cut inside ${itl.name}: ${ttftCheckText(found, ttft.series.length)}; not checked on its series the cut reached or took.`
+          : `Checked: ${ttftCheckText(found, ttft.series.length)}.`,
     );
+  }
   const kv = familyOf(exposition, KV_USAGE_FAMILY);
   const running = familyOf(exposition, RUNNING_FAMILY);
-  if (kv !== undefined && running !== undefined)
+  if (kv !== undefined && running !== undefined) {
+    const tracker = new KvUsageTracker();
+    tracker.noteExposition(exposition, end);
     out.push(
       cut === kv || cut === running
         ? `Not checked: whether an engine with requests running reads a KV-cache usage of 0, ${cutText(cut.name)}.`
-        : 'Checked: no engine with requests running reads a KV-cache usage of 0.',
+        : `Checked: ${kvCheckText(tracker.zeroUnderLoad(), kv.series.length)}.`,
     );
+  }
   for (const s of findOneOutputStages(exposition)) {
     const where = `stage ${s.labels['stage'] ?? '?'} replica ${s.labels['replica'] ?? '?'}`;
     out.push(
