@@ -10,6 +10,7 @@ import type { Distribution } from '../analysis/types';
 import { countOf } from '../numberText';
 import type { ExplainIndex } from './explainIndex';
 import { LOG_RESOLUTION_MS } from './logClock';
+import { comparedMeans } from './loadWords';
 import { rowsInScope, scopeKey } from './scope';
 import { countDistribution, distributionInPlace, measuredInto, percentileInPlace } from './select';
 import { scratchFloat64, scratchInt32, scratchUint8 } from './scratch';
@@ -47,6 +48,14 @@ function bucketBounds(b: number): [number, number] {
   return b === 0 ? [0, 0] : [2 ** (b - 1), 2 ** b - 1];
 }
 
+/** The reading of the tail's mean in flight over that of all requests. */
+function readingOfRatio(ratio: number): LoadReading {
+  if (ratio >= BUSIER_RATIO) return 'busier';
+  // The band is symmetric: a tail at 1/1.15 of everyone's load is no more "the same" than one at 1.15×.
+  if (ratio < 1 / SAME_LOAD_RATIO) return 'lower';
+  return ratio <= SAME_LOAD_RATIO ? 'sameLoad' : 'mixed';
+}
+
 /** The reading and its sentence from the overall and tail in-flight distributions (shared with the test's reference pass). */
 export function readingOf(
   all: Distribution | null,
@@ -68,7 +77,6 @@ export function readingOf(
       text: `Only ${countOf(known, 'request')} with a known arrival, ${inTail}: too few to tell whether the tail arrived into a busier server. The table below describes these requests as they are; it is not evidence either way.`,
     };
   }
-  const f = (v: number): string => v.toFixed(1);
   if (all.mean === 0 && tail.mean === 0) {
     return {
       reading: 'sameLoad',
@@ -76,29 +84,31 @@ export function readingOf(
     };
   }
   const ratio = all.mean === 0 ? Infinity : tail.mean / all.mean;
-  if (ratio >= BUSIER_RATIO) {
-    return {
-      reading: 'busier',
-      text: `The tail arrived into a busier server: ${f(tail.mean)} other requests in flight on average, against ${f(all.mean)} for all requests. It queued behind others.`,
-    };
+  const reading = readingOfRatio(ratio);
+  // A reading that calls the tail's load higher or lower prints the two means apart (loadWords.ts).
+  const [a, t] = comparedMeans(reading, all.mean, tail.mean);
+  switch (reading) {
+    case 'busier':
+      return {
+        reading,
+        text: `The tail arrived into a busier server: ${t} other requests in flight on average, against ${a} for all requests. It queued behind others.`,
+      };
+    case 'lower':
+      return {
+        reading,
+        text: `The tail arrived at a lower load than the rest (${t} against ${a} requests in flight on average): load does not explain it; requests were slower with fewer others in flight, so the time is in their own parts.`,
+      };
+    case 'sameLoad':
+      return {
+        reading,
+        text: `The tail arrived at the same load as the rest (${t} against ${a} requests in flight on average): requests were slower at the same load, not queued behind more others.`,
+      };
+    default:
+      return {
+        reading,
+        text: `The tail arrived at a somewhat higher load (${t} against ${a} requests in flight on average): partly queueing, partly slower at the same load.`,
+      };
   }
-  // The band is symmetric: a tail at 1/1.15 of everyone's load is no more "the same" than one at 1.15×.
-  if (ratio < 1 / SAME_LOAD_RATIO) {
-    return {
-      reading: 'lower',
-      text: `The tail arrived at a lower load than the rest (${f(tail.mean)} against ${f(all.mean)} requests in flight on average): load does not explain it; requests were slower with fewer others in flight, so the time is in their own parts.`,
-    };
-  }
-  if (ratio <= SAME_LOAD_RATIO) {
-    return {
-      reading: 'sameLoad',
-      text: `The tail arrived at the same load as the rest (${f(tail.mean)} against ${f(all.mean)} requests in flight on average): requests were slower at the same load, not queued behind more others.`,
-    };
-  }
-  return {
-    reading: 'mixed',
-    text: `The tail arrived at a somewhat higher load (${f(tail.mean)} against ${f(all.mean)} requests in flight on average): partly queueing, partly slower at the same load.`,
-  };
 }
 
 /** What every load query over the same requests shares: who had a known arrival, their counts and buckets. */

@@ -223,3 +223,31 @@ export function secondlyRequest(i: number, extraPrefillMs: number): string {
   const time = `10-22 09:${String(Math.floor(s / 60)).padStart(2, '0')}:${String(s % 60).padStart(2, '0')}`;
   return renderRequest(asyncChunk(`speech-${String(i).padStart(2, '0')}`, extraPrefillMs, time));
 }
+
+/**
+ * 25 async-chunk requests whose p90 tail of end-to-end time arrived at a slightly higher load:
+ * 0.33 others in flight on average against 0.28 for all (7 of 25 found one other in flight),
+ * which read 0.3 and 0.3 to one decimal. Times are `10-22 09:MM:SS` of the finish (printed to
+ * the second; the finish is read at its middle). The tail is three slow requests, 5,000, 4,900
+ * and 4,800 ms, finishing at 20, 40 and 60 s; the 800 ms requests finishing at 17, 18, 19, 37,
+ * 39 and 59 s arrive while one of them runs, and the 4,800 ms one arrives while a 2,500 ms one
+ * (finishing at 57 s) runs. Fifteen more 800 ms requests, 3 s apart from 62 s, find none.
+ */
+export function slightlyBusierTailLog(): string {
+  const at = (s: number): string =>
+    `10-22 09:${String(Math.floor(s / 60)).padStart(2, '0')}:${String(s % 60).padStart(2, '0')}`;
+  const specs: { s: number; spec: RequestSpec }[] = [
+    { s: 20, spec: asyncChunk('slow-5000', 4200, at(20)) },
+    { s: 40, spec: asyncChunk('slow-4900', 4100, at(40)) },
+    { s: 60, spec: asyncChunk('slow-4800', 4000, at(60)) },
+    { s: 57, spec: asyncChunk('medium-2500', 1700, at(57)) },
+    ...[17, 18, 19, 37, 39, 59, ...Array.from({ length: 15 }, (_, k) => 62 + 3 * k)].map((s) => ({
+      s,
+      spec: asyncChunk(`fast-${s}`, 0, at(s)),
+    })),
+  ];
+  return specs
+    .sort((a, b) => a.s - b.s)
+    .map((r) => renderRequest(r.spec))
+    .join('');
+}
