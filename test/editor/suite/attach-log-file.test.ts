@@ -13,7 +13,7 @@ import * as path from 'node:path';
 import * as zlib from 'node:zlib';
 import * as vscode from 'vscode';
 import type { StageLensApi } from '../../../src/extension';
-import { openFixture, stageLensExtension, waitFor, workspaceFile } from './helpers';
+import { openFixture, stageLensExtension, takeOffers, waitFor, workspaceFile } from './helpers';
 
 const PANEL = 'Stage Lens: Latency Details';
 
@@ -122,13 +122,10 @@ describe('Attach to Log File...', () => {
     const config = workspaceFile('qwen3_omni_moe.yaml').fsPath;
     await openFixture('qwen3_omni_moe.yaml');
     const window = vscode.window as { -readonly [K in keyof Window]: Window[K] };
-    const original = { showOpenDialog: window.showOpenDialog, showInformationMessage: window.showInformationMessage };
+    const originalOpenDialog = window.showOpenDialog;
     const offers: string[] = [];
     window.showOpenDialog = (() => Promise.resolve([vscode.Uri.file(log)])) as Window['showOpenDialog'];
-    window.showInformationMessage = ((message: string, ...buttons: string[]) => {
-      if (buttons.length > 0) offers.push(`${message} [${buttons.join('|')}]`);
-      return Promise.resolve(buttons[0]);
-    }) as unknown as Window['showInformationMessage'];
+    const restore = takeOffers(offers);
     let id: string | undefined;
     try {
       await vscode.commands.executeCommand('stageLens.attachLogFile');
@@ -152,7 +149,8 @@ describe('Attach to Log File...', () => {
         / has the stages of qwen3_omni_moe\.yaml, open in the editor\. Show its numbers there\? \[Show Numbers in qwen3_omni_moe\.yaml\]$/,
       );
     } finally {
-      Object.assign(window, original);
+      window.showOpenDialog = originalOpenDialog;
+      restore();
       if (id !== undefined) {
         await client.request('stageLens/stop', { sessionId: id });
         await client.request('stageLens/matchDeployConfig', { sessionId: id, deployConfig: null });

@@ -92,3 +92,21 @@ export async function withAnsweredDialogs(
   }
   return warnings;
 }
+
+/**
+ * Answers every information message that offers buttons with its first button, as a person
+ * taking the offer would, and records it as `message [button|…]` in `offers`; one without
+ * buttons is dismissed. Returns what restores the window's own.
+ */
+export function takeOffers(offers: string[]): () => void {
+  const window = vscode.window as { showInformationMessage: Window['showInformationMessage'] };
+  const original = window.showInformationMessage;
+  window.showInformationMessage = ((message: string, ...buttons: string[]) => {
+    if (buttons.length === 0) return Promise.resolve(undefined);
+    offers.push(`${message} [${buttons.join('|')}]`);
+    return Promise.resolve(buttons[0]);
+  }) as unknown as Window['showInformationMessage'];
+  return () => {
+    window.showInformationMessage = original;
+  };
+}

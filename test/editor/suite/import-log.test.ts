@@ -11,7 +11,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { StageLensApi } from '../../../src/extension';
-import { openFixture, stageLensExtension, waitFor, workspaceFile } from './helpers';
+import { openFixture, stageLensExtension, takeOffers, waitFor, workspaceFile } from './helpers';
 
 const PANEL = 'Stage Lens: Latency Details';
 
@@ -56,14 +56,8 @@ describe('Import Log...', () => {
       log,
       `Loaded deploy config from /srv/vllm-omni/deploy/qwen3_tts.yaml\n${fs.readFileSync(fixture, 'utf8')}`,
     );
-    const window = vscode.window as { showInformationMessage: typeof vscode.window.showInformationMessage };
-    const original = window.showInformationMessage;
     const offers: string[] = [];
-    window.showInformationMessage = ((message: string, ...buttons: string[]) => {
-      if (buttons.length === 0) return Promise.resolve(undefined);
-      offers.push(`${message} [${buttons.join('|')}]`);
-      return Promise.resolve(buttons[0]);
-    }) as unknown as typeof vscode.window.showInformationMessage;
+    const restore = takeOffers(offers);
     const config = workspaceFile('qwen3_tts.yaml').fsPath;
     try {
       const id = await vscode.commands.executeCommand<string | null>('stageLens.importLog', vscode.Uri.file(log));
@@ -80,7 +74,7 @@ describe('Import Log...', () => {
       );
       await client.request('stageLens/matchDeployConfig', { sessionId: id, deployConfig: null });
     } finally {
-      window.showInformationMessage = original;
+      restore();
       fs.rmSync(dir, { recursive: true, force: true });
       await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     }
@@ -93,14 +87,8 @@ describe('Import Log...', () => {
     const logOf = (name: string): vscode.Uri =>
       vscode.Uri.file(path.join(ext.extensionPath, 'test', 'fixtures', 'upstream-rendered', name));
     const config = workspaceFile('qwen3_omni_moe.yaml').fsPath;
-    const window = vscode.window as { showInformationMessage: typeof vscode.window.showInformationMessage };
-    const original = window.showInformationMessage;
     const offers: string[] = [];
-    window.showInformationMessage = ((message: string, ...buttons: string[]) => {
-      if (buttons.length === 0) return Promise.resolve(undefined);
-      offers.push(`${message} [${buttons.join('|')}]`);
-      return Promise.resolve(buttons[0]);
-    }) as unknown as typeof vscode.window.showInformationMessage;
+    const restore = takeOffers(offers);
     /** Imports `log` with the YAML on screen; resolves once the client has seen the import end and the server answered after that. */
     const importWithConfigShown = async (log: string): Promise<string> => {
       await openFixture('qwen3_omni_moe.yaml');
@@ -140,7 +128,7 @@ describe('Import Log...', () => {
       assert.equal(offers.length, 1, offers.join('\n'));
       assert.equal(client.allSessions().find((s) => s.id === again)?.deployConfig, null);
     } finally {
-      window.showInformationMessage = original;
+      restore();
       for (const id of tied) await client.request('stageLens/matchDeployConfig', { sessionId: id, deployConfig: null });
       await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     }
