@@ -114,27 +114,37 @@ function ttftEmptyWhileItl(ttft: MetricFamily, itl: MetricFamily): { labels: Lab
   return out;
 }
 
-/**
- * What the TTFT-against-ITL check found, said after "Checked:": nothing, or the series its
- * findings name (of `series` TTFT series: "no other" only where there are others).
- */
-function ttftCheckText(found: readonly Labels[], series: number): string {
-  if (found.length === 0) return "no stage's TTFT histogram is empty while its inter-token latency has samples";
-  const names = andList(found.map(stageText));
-  const others = series > found.length ? "; no other stage's is" : '';
-  return found.length === 1
-    ? `the TTFT histogram of ${names} is empty while its inter-token latency has samples (metric-not-reporting, above)${others}`
-    : `the TTFT histograms of ${names} are empty while their inter-token latency has samples (metric-not-reporting, above)${others}`;
+/** How a check's "Checked:" sentence names what it found: nothing, one series, several, and that the rest are clean. */
+interface CheckWords {
+  readonly none: string;
+  readonly one: (names: string) => string;
+  readonly many: (names: string) => string;
+  readonly noOther: string;
 }
 
-/** What the KV-cache check found, said after "Checked:": nothing, or the engines its findings name (of `series`). */
-function kvCheckText(found: readonly Labels[], series: number): string {
-  if (found.length === 0) return 'no engine with requests running reads a KV-cache usage of 0';
+const TTFT_CHECK: CheckWords = {
+  none: "no stage's TTFT histogram is empty while its inter-token latency has samples",
+  one: (names) => `the TTFT histogram of ${names} is empty while its inter-token latency has samples`,
+  many: (names) => `the TTFT histograms of ${names} are empty while their inter-token latency has samples`,
+  noOther: "no other stage's is",
+};
+
+const KV_CHECK: CheckWords = {
+  none: 'no engine with requests running reads a KV-cache usage of 0',
+  one: (names) => `the engine of ${names} reads a KV-cache usage of 0 with requests running`,
+  many: (names) => `the engines of ${names} read a KV-cache usage of 0 with requests running`,
+  noOther: 'no other engine does',
+};
+
+/**
+ * What a check found, said after "Checked:": nothing, or the series its findings name (of
+ * `series` series: "no other" only where there are others).
+ */
+function checkedText(found: readonly Labels[], series: number, words: CheckWords): string {
+  if (found.length === 0) return words.none;
   const names = andList(found.map(stageText));
-  const others = series > found.length ? '; no other engine does' : '';
-  return found.length === 1
-    ? `the engine of ${names} reads a KV-cache usage of 0 with requests running (metric-not-reporting, above)${others}`
-    : `the engines of ${names} read a KV-cache usage of 0 with requests running (metric-not-reporting, above)${others}`;
+  const others = series > found.length ? `; ${words.noOther}` : '';
+  return `${(found.length === 1 ? words.one : words.many)(names)} (metric-not-reporting, above)${others}`;
 }
 
 /**
@@ -328,8 +338,8 @@ export function scrapeChecksDone(exposition: ParsedExposition, end: ScrapeEnd = 
       cut === ttft
         ? `Not checked: whether a stage's TTFT histogram is empty while its inter-token latency has samples, ${cutText(cut.name)}.`
         : cut === itl
-          ? `Checked on the series read whole before the cut inside ${itl.name}: ${ttftCheckText(found, ttft.series.length)}; not checked on its series the cut reached or took.`
-          : `Checked: ${ttftCheckText(found, ttft.series.length)}.`,
+          ? `Checked on the series read whole before the cut inside ${itl.name}: ${checkedText(found, ttft.series.length, TTFT_CHECK)}; not checked on its series the cut reached or took.`
+          : `Checked: ${checkedText(found, ttft.series.length, TTFT_CHECK)}.`,
     );
   }
   const kv = familyOf(exposition, KV_USAGE_FAMILY);
@@ -340,7 +350,7 @@ export function scrapeChecksDone(exposition: ParsedExposition, end: ScrapeEnd = 
     out.push(
       cut === kv || cut === running
         ? `Not checked: whether an engine with requests running reads a KV-cache usage of 0, ${cutText(cut.name)}.`
-        : `Checked: ${kvCheckText(tracker.zeroUnderLoad(), kv.series.length)}.`,
+        : `Checked: ${checkedText(tracker.zeroUnderLoad(), kv.series.length, KV_CHECK)}.`,
     );
   }
   for (const s of findOneOutputStages(exposition)) {
