@@ -4,12 +4,12 @@
 // with no per-request numbers to show (a finished run that read no request, a /metrics scrape),
 // is never shown silently: a warning names it and offers to pick a session for the config or to
 // show this one anyway.
-import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { StageLensClient } from '../client';
 import type { ViewFilter } from '../../server/protocol';
 import { SHOW_ANYWAY, useSessionForConfig } from './matchDeployConfig';
-import { mayShowNumbers, readsRequests, sessionForDeployConfig } from '../../server/shared';
+import { mayShowNumbers, readsRequests } from '../../server/shared';
+import { sessionShownIn } from './sessionShownIn';
 
 export const PICK_SESSION = 'Pick a Session...';
 
@@ -18,15 +18,13 @@ export interface ConfigLatencyArgs extends ViewFilter {
   readonly deployConfig: string;
 }
 
-const samePath = (a: string, b: string): boolean => path.resolve(a) === path.resolve(b);
-
 export async function openConfigLatency(
   client: StageLensClient,
   reveal: (filter: ViewFilter) => Promise<void>,
   args: ConfigLatencyArgs,
 ): Promise<void> {
   const { deployConfig, ...filter } = args;
-  const matched = sessionForDeployConfig(client.allSessions(), (file) => samePath(file, deployConfig));
+  const matched = sessionShownIn(client.allSessions(), deployConfig);
   if (matched !== undefined) {
     client.setCurrent(matched.id);
     return reveal(filter);

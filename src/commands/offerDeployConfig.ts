@@ -4,12 +4,12 @@
 // The log names none, and a deploy YAML was on screen when it was opened: once its stages are
 // known and fit that YAML's, and no session shows its numbers there yet, that YAML is offered
 // (the user opened it to read the log against it; another pipeline's YAML is not).
-import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { StageLensClient } from '../client';
 import type { SessionInfo } from '../../server/protocol';
 import { showSessionInConfig } from './matchDeployConfig';
-import { mayBeDeployConfig, sessionForDeployConfig } from '../../server/shared';
+import { mayBeDeployConfig } from '../../server/shared';
+import { sessionShownIn } from './sessionShownIn';
 
 /** The last segment of a path from any machine, / or \ separated. */
 const fileName = (p: string): string => p.slice(Math.max(p.lastIndexOf('/'), p.lastIndexOf('\\')) + 1);
@@ -62,11 +62,9 @@ export function deployConfigOnScreen(): vscode.Uri | undefined {
   return visible.size === 1 ? [...visible.values()][0] : undefined;
 }
 
-const samePath = (a: string, b: string): boolean => path.resolve(a) === path.resolve(b);
-
 /** Offers the deploy YAML that was on screen when the log was opened, when `session`'s stages fit it and it shows no session. */
 async function offerOnScreen(client: StageLensClient, session: SessionInfo, file: vscode.Uri): Promise<void> {
-  if (sessionForDeployConfig(client.allSessions(), (f) => samePath(f, file.fsPath)) !== undefined) return;
+  if (sessionShownIn(client.allSessions(), file.fsPath) !== undefined) return;
   const fit = await client
     .request('stageLens/deployConfigFit', { sessionId: session.id, deployConfig: file.fsPath })
     .catch(() => null);
