@@ -20,6 +20,12 @@ export function timingSegments(stages: readonly OmniTimingStage[]): number[] {
   return segments;
 }
 
+/** Each item's stage key (`1`, then `1_2` for a stage printed twice), in order. */
+export function timingStageKeys(stages: readonly OmniTimingStage[]): string[] {
+  const segments = timingSegments(stages);
+  return stages.map((s, i) => segmentStageKey(s.stageId, segments[i] as number));
+}
+
 /** The item of a stage id's segment; undefined when the line printed none. */
 export function timingStageOf(
   stages: readonly OmniTimingStage[],

@@ -34,7 +34,7 @@ import { runSummariesJson } from '../analysis/runSummaries';
 import { breakdownOf } from '../explain/breakdown';
 import { breakdownJson, type BreakdownJson } from '../explain/breakdownJson';
 import { prefillCoversDecode, reportedSplit } from '../analysis/oneOutputStage';
-import { segmentStageKey, timingSegments } from '../analysis/timingSegments';
+import { timingStageKeys } from '../analysis/timingSegments';
 
 import type { HistogramSummary, PreemptionCount, SpeechStreamCounts } from '../metricsText/scrapeSummary';
 
@@ -257,8 +257,8 @@ function omniTimingJson(r: AnalyzedRequest): OmniTimingJson | null {
   const t = r.timing;
   if (t === null) return null;
   const stages: Record<string, number> = {};
-  const segments = timingSegments(t.stages);
-  t.stages.forEach((s, i) => (stages[segmentStageKey(s.stageId, segments[i] as number)] = s.seconds));
+  const keys = timingStageKeys(t.stages);
+  t.stages.forEach((s, i) => (stages[keys[i] as string] = s.seconds));
   const transfers: Record<string, number> = {};
   for (const x of t.transfers) transfers[`${x.fromStage}->${x.toStage}`] = x.ms;
   return {

@@ -14,7 +14,7 @@ import type { BreakdownPart, RequestBreakdown } from '../explain/types';
 import { round3, round3OrNull } from '../explain/breakdownJson';
 import { prefillCoversDecode, reportedSplit } from '../analysis/oneOutputStage';
 import type { OmniTimingRecord } from '../records';
-import { segmentStageKey, timingSegments } from '../analysis/timingSegments';
+import { timingStageKeys } from '../analysis/timingSegments';
 import { MemberName, type JsonBytes } from './jsonBytes';
 import { KeptRuns, MemberRun, type RunValue } from './memberRun';
 
@@ -338,10 +338,10 @@ function writeOmniTiming(w: JsonBytes, t: OmniTimingRecord): void {
   w.numberMember(PREPROCESS_S, t.preprocessS);
   w.numberMember(ENGINE_S, t.engineS);
   w.member(STAGES);
-  const segments = timingSegments(t.stages);
+  const keys = timingStageKeys(t.stages);
   writeNumbers(
     w,
-    byName(t.stages, (s, i) => segmentStageKey(s.stageId, segments[i] as number)),
+    byName(t.stages, (_, i) => keys[i] as string),
     (s) => s.seconds,
   );
   w.member(TRANSFERS);
