@@ -2,6 +2,7 @@
 // reads its input, in one wording, and the evidence code (with the YAML library) loaded only
 // when the option is given.
 import { statSync } from 'node:fs';
+import type { AnalysisSnapshot } from '../core/analysis/streamAnalysis';
 
 /** Why a file cannot be read, in the words the CLI says it with. */
 export function readErrorWords(e: NodeJS.ErrnoException): string {
@@ -21,8 +22,6 @@ function notAFileReason(filePath: string): string | null {
     return readErrorWords(err as NodeJS.ErrnoException);
   }
 }
-
-import type { AnalysisSnapshot } from '../core/analysis/streamAnalysis';
 
 // The deploy config's evidence needs the YAML library: loaded only with --deploy-config
 // (`require`: a bundle of its own in dist/, which the build marks external).
