@@ -262,6 +262,45 @@ test("the talker's intervals between outputs (ITL, time per output unit) are no 
   assert.ok((codec.fields['inter_output_latency_ms']?.count ?? 0) > 0);
 });
 
+test('a talker prefill printed as no time (negative, NaN): its decode 0 with tokens out is still no measurement', () => {
+  const text = readFileSync(path.join(DIR, 'qwen3tts-talker-first-audio-after-fix.log'), 'utf8');
+  // The first request's talker prefill printed negative, the second's as NaN (same cell width).
+  const mangled = text
+    .replace('| vllm_prefill_ms                 | 607.053 |', '| vllm_prefill_ms                 | -15.683 |')
+    .replace('| vllm_prefill_ms                 | 4,314.988 |', '| vllm_prefill_ms                 |       NaN |');
+  assert.notEqual(mangled, text);
+  const analysis = new StreamAnalysis();
+  const parser = new LogStreamParser();
+  analysis.ingest(parser.push(mangled));
+  analysis.ingest(parser.end());
+  analysis.flush();
+  const snapshot = analysis.snapshot();
+  const [first, second] = snapshot.requests;
+  for (const r of [first!, second!]) {
+    const talker = stageOf(r, '0');
+    assert.deepEqual(
+      [talker.split.values.prefillMs, talker.split.states.prefillMs],
+      [null, 'notRecorded'],
+      r.requestId,
+    );
+    assert.equal(prefillCoversDecode(r, talker), true, r.requestId);
+    const decode = breakdownOf(r).parts.find((p) => p.key === '0/decode');
+    assert.deepEqual([decode?.ms, decode?.state], [null, 'notRecorded'], r.requestId);
+  }
+  const json = analysisJson(snapshot);
+  assert.deepEqual(
+    json.requests.slice(0, 2).map((r) => [r.stages['0']?.split.decodeMs, r.stages['0']?.splitState.decodeMs]),
+    [
+      [null, 'notRecorded'],
+      [null, 'notRecorded'],
+    ],
+  );
+  assert.equal(json.splitSummary['0']?.oneOutputRequests, 6);
+  assert.equal(json.splitSummary['0']?.states.decodeMs.notRecorded, 6);
+  assert.equal(json.splitSummary['0']?.states.decodeMs.measured ?? 0, 0);
+  assert.equal(snapshot.stages.find((s) => s.stageKey === '0')?.oneOutputRequests, 6);
+});
+
 describe('not the signature', () => {
   test('Qwen3-Omni without async chunk: decode measured on thinker and talker, the final code2wav decode 0 is not flagged', () => {
     const snapshot = analyse('qwen3-omni-three-stage-transfers.log');

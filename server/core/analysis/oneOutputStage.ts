@@ -37,8 +37,9 @@ function emitsOneOutput(fields: FieldMap, ttftMs: number | null): boolean {
 
 /**
  * Whether this stage's vllm_prefill_ms also covers its decode steps: an LLM stage with a
- * downstream stage in the same request, prefill measured (or its row lost with a line of the
- * table: the decode 0 still is no measurement), decode a measured 0 or hidden, and more than one
+ * downstream stage in the same request, prefill measured (or not recorded: printed as no time,
+ * or its row lost with a line of the table; the decode 0 still is no measurement), decode a
+ * measured 0 or hidden, and more than one
  * token out (or, without a token count, one output and a TTFT at the end of the stage).
  */
 export function prefillCoversDecode(request: AnalyzedRequest, stage: RequestStage): boolean {
@@ -67,7 +68,7 @@ export function stageCoversDecode(
 
 const NO_SIGNATURE = 0;
 const SIGNATURE = 1;
-/** The signature, if the prefill row (not recorded) was lost with a line of its table. */
+/** The signature, if the prefill row (not recorded, not printed) was lost with a line of its table. */
 const IF_PREFILL_UNREAD = 2;
 
 /** What the stage's own numbers say of the one-output signature, before its request is asked. */
@@ -79,7 +80,8 @@ function ownSignature(stage: RequestStage): typeof NO_SIGNATURE | typeof SIGNATU
   const decodeZero = states.decodeMs === 'hidden' || (states.decodeMs === 'measured' && values.decodeMs === 0);
   if (!decodeZero || !emitsOneOutput(stage.fields, states.ttftMs === 'measured' ? values.ttftMs : null))
     return NO_SIGNATURE;
-  return prefillMeasured ? SIGNATURE : IF_PREFILL_UNREAD;
+  // A prefill printed but no time (negative, NaN) still leaves the decode 0 no measurement.
+  return prefillMeasured || stage.fields[SPLIT_FIELD.prefillMs] !== undefined ? SIGNATURE : IF_PREFILL_UNREAD;
 }
 
 /**
