@@ -193,6 +193,8 @@ export interface ParseProblem {
   readonly compressed?: CompressedFormat;
   /** The input's first bytes are binary data, not text (binaryInput.ts). */
   readonly binary?: true;
+  /** The whole input was this many NUL bytes (a zero-filled file, nothing written to it). */
+  readonly zeroFilledBytes?: number;
   /** The input is a deploy config's YAML, not a log (deployConfigInput.ts). */
   readonly deployConfig?: true;
   /**

@@ -422,7 +422,7 @@ test('a rotated, xz-compressed log: analyze and explain say so and how to read i
   }
 });
 
-test('binary data or an empty input given as a log: analyze (every format) says so and exits 2; explain says binary data', () => {
+test('binary data, zeros only or an empty input given as a log: analyze (every format) says so and exits 2; explain says which', () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'stage-lens-bin-'));
   try {
     const junk = path.join(dir, 'junk.bin');
@@ -461,6 +461,28 @@ test('binary data or an empty input given as a log: analyze (every format) says 
     const blank = cli(['analyze', '-'], { input: '\n' });
     assert.equal(blank.status, 0, blank.stderr);
     assert.match(blank.stdout, /No per-request stage statistics found/);
+
+    // A zero-filled file (space reserved, nothing written): said so, not the --log-stats advice.
+    const zeros = path.join(dir, 'preallocated.log');
+    fs.writeFileSync(zeros, Buffer.alloc(300_000));
+    const zeroTable = cli(['analyze', zeros]);
+    assert.equal(zeroTable.status, 2);
+    assert.match(zeroTable.stdout, /\[error\] input-zero-filled: The input is 300,000 NUL bytes and nothing else/);
+    assert.doesNotMatch(zeroTable.stdout, /--log-stats|binary data/);
+    assert.equal(
+      zeroTable.stderr,
+      `stage-lens analyze: nothing in ${zeros} was read: the input is 300,000 NUL bytes and nothing else (a zero-filled file), not a text log\n`,
+    );
+    const zeroJson = cli(['analyze', zeros, '--format', 'json']);
+    assert.equal(zeroJson.status, 2);
+    assert.deepEqual(
+      (JSON.parse(zeroJson.stdout) as { findings: { code: string }[] }).findings.map((f) => f.code),
+      ['input-zero-filled'],
+    );
+    assert.match(
+      cli(['explain', zeros]).stderr,
+      /^stage-lens explain: .*preallocated\.log: The input is 300,000 NUL bytes/,
+    );
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }

@@ -75,3 +75,62 @@ test('a log, and a short binary input judged at its end', () => {
     true,
   );
 });
+
+test('NUL bytes only, in any chunks: the zero-filled error, not the --log-stats advice; a NUL hole before a log is read', () => {
+  const parse = (chunks: readonly (Uint8Array | string)[]): AnalysisSnapshot => {
+    const analysis = new StreamAnalysis();
+    const parser = new LogStreamParser();
+    for (const chunk of chunks) analysis.ingest(parser.push(chunk));
+    analysis.ingest(parser.end());
+    analysis.flush();
+    return analysis.snapshot();
+  };
+  for (const chunks of [
+    [Buffer.alloc(100_000)],
+    [Buffer.alloc(3), Buffer.alloc(0), Buffer.alloc(9_997)],
+    ['\0'.repeat(100_000)],
+  ]) {
+    const snapshot = parse(chunks);
+    assert.deepEqual(
+      snapshot.problems.map((p) => [p.line, p.message, p.zeroFilledBytes]),
+      [
+        [
+          1,
+          'the input is ' +
+            (chunks.length === 1 ? '100,000' : '10,000') +
+            ' NUL bytes and nothing else (a zero-filled file), not a text log',
+          chunks.length === 1 ? 100_000 : 10_000,
+        ],
+      ],
+    );
+    assert.deepEqual(
+      snapshot.findings.map((f) => [f.code, f.severity]),
+      [['input-zero-filled', 'error']],
+    );
+    assert.match(
+      snapshot.findings[0]?.message ?? '',
+      /^The input is [\d,]+ NUL bytes and nothing else: a zero-filled file/,
+    );
+    const table = tableReport(snapshot, { source: 'preallocated.log' });
+    assert.ok(
+      table.includes(
+        'No per-request stage statistics: the input is NUL bytes only (a zero-filled file), no text (see Findings).',
+      ),
+      table.join('\n'),
+    );
+    assert.ok(!table.some((l) => l.includes('--log-stats')), table.join('\n'));
+  }
+  // A copytruncate hole, then the log: every request read, nothing said of zeros.
+  const afterHole = parse([Buffer.alloc(5_000), LOG]);
+  assert.equal(afterHole.requestCount, 6);
+  assert.deepEqual(
+    afterHole.findings.filter((f) => f.code.startsWith('input-')),
+    [],
+  );
+  // One byte of text after the zeros is not a zero-filled file either.
+  assert.equal(
+    parse([Buffer.alloc(5_000), Buffer.from('x')]).findings.some((f) => f.code === 'input-zero-filled'),
+    false,
+  );
+  assert.equal(parse([Buffer.alloc(0)]).findings.length, 0, 'an empty input is no zero-filled file');
+});

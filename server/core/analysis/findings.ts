@@ -99,6 +99,8 @@ export class FindingsBuilder {
   private compressed: CompressedFormat | null = null;
   /** The input's first bytes are binary data, not text. */
   private binary = false;
+  /** The input was only this many NUL bytes (ParseProblem.zeroFilledBytes); null when not. */
+  private zeroFilledBytes: number | null = null;
   /** The input is a deploy config's YAML, not a log. */
   private deployConfig = false;
   /** The gzip data broke off: where (its sentence), and how much log came before. */
@@ -143,6 +145,7 @@ export class FindingsBuilder {
     for (const p of problems) {
       if (p.compressed !== undefined) this.compressed = p.compressed;
       if (p.binary === true) this.binary = true;
+      if (p.zeroFilledBytes !== undefined) this.zeroFilledBytes = p.zeroFilledBytes;
       if (p.deployConfig === true) this.deployConfig = true;
       if (p.gzipDamaged !== undefined) this.gzipDamage = p;
     }
@@ -238,6 +241,7 @@ export class FindingsBuilder {
     const out: Finding[] = [];
     if (this.compressed !== null) out.push(compressedFinding(this.compressed));
     if (this.binary) out.push(binaryFinding(read));
+    if (this.zeroFilledBytes !== null) out.push(zeroFilledFinding(this.zeroFilledBytes));
     if (this.deployConfig && read === 0) out.push(DEPLOY_CONFIG_FINDING);
     if (this.gzipDamage !== null) out.push(gzipDamagedFinding(this.gzipDamage, read, within));
     return out;
@@ -482,6 +486,7 @@ export class FindingsBuilder {
       case 'metric-not-reporting':
       case 'input-compressed':
       case 'input-binary':
+      case 'input-zero-filled':
       case 'input-deploy-config':
       case 'input-gzip-damaged':
       case 'input-cut-short':
@@ -632,6 +637,18 @@ function binaryFinding(requests: number): Finding {
     requestIds: [],
     requestCount: 0,
     message: `The input is binary data, not the text a server prints (its first bytes are neither UTF-8 nor UTF-16 text)${requests === 0 ? ', so nothing in it was read' : ''}: give the server's log file, or a /metrics scrape.`,
+  };
+}
+
+/** An input of NUL bytes only: a file whose space was reserved, or that was truncated, with no line written since. */
+function zeroFilledFinding(bytes: number): Finding {
+  return {
+    code: 'input-zero-filled',
+    severity: 'error',
+    stageId: null,
+    requestIds: [],
+    requestCount: 0,
+    message: `The input is ${countOf(bytes, 'NUL byte')} and nothing else: a zero-filled file (its space reserved, or the file truncated, and no line written to it since), so nothing in it was read. Give the server's log file once it has lines, or a /metrics scrape.`,
   };
 }
 

@@ -31,6 +31,8 @@ export function noStageStatsText(findings: readonly CodedFinding[], debugLines =
       return 'No per-request stage statistics before the gzip data broke off (see Findings).';
     if (unreadable.code === 'input-deploy-config')
       return 'No per-request stage statistics: the input is a deploy config (YAML), not a server log (see Findings).';
+    if (unreadable.code === 'input-zero-filled')
+      return 'No per-request stage statistics: the input is NUL bytes only (a zero-filled file), no text (see Findings).';
     const what = unreadable.code === 'input-compressed' ? 'a compressed file' : 'binary data';
     return `No per-request stage statistics: the input is ${what}, not a text log (see Findings).`;
   }

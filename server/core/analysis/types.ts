@@ -380,6 +380,7 @@ export type FindingCode =
   | 'stage-times-overlap'
   | 'input-compressed'
   | 'input-binary'
+  | 'input-zero-filled'
   | 'input-deploy-config'
   | 'input-gzip-damaged'
   | 'input-cut-short'

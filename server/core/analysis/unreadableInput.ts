@@ -1,4 +1,4 @@
-// An input that is not a text log (a compressed file, binary data, a deploy config), or gzip data that broke
+// An input that is not a text log (a compressed file, binary data, zeros only, a deploy config), or gzip data that broke
 // off, may hold no record: the one
 // finding that says so, wherever a report would otherwise read it as a log without stats.
 import type { FindingCode } from './types';
@@ -7,6 +7,7 @@ import type { ParseProblem } from '../records';
 const UNREADABLE_INPUT_CODES: ReadonlySet<FindingCode> = new Set<FindingCode>([
   'input-compressed',
   'input-binary',
+  'input-zero-filled',
   'input-deploy-config',
   'input-gzip-damaged',
 ]);
@@ -25,6 +26,11 @@ export function unreadableInputFinding<F extends { readonly code: FindingCode }>
 /** The parser's problem that says the input is not a text log, if one does. */
 export function unreadableInputProblem(problems: readonly ParseProblem[]): ParseProblem | undefined {
   return problems.find(
-    (p) => p.compressed !== undefined || p.binary === true || p.deployConfig === true || p.gzipDamaged !== undefined,
+    (p) =>
+      p.compressed !== undefined ||
+      p.binary === true ||
+      p.zeroFilledBytes !== undefined ||
+      p.deployConfig === true ||
+      p.gzipDamaged !== undefined,
   );
 }

@@ -9,6 +9,7 @@ import { compressedFormatOf, decompressWith } from './compressedInput';
 import { BINARY_HEAD_BYTES, looksBinary } from './binaryInput';
 import { looksLikeDeployConfig } from './deployConfigInput';
 import { TextDecoder } from 'node:util';
+import { countOf } from '../numberText';
 import { UTF16_HEAD_BYTES, utf16EncodingOf } from './utf16Input';
 
 export interface LogStreamParserOptions {
@@ -27,6 +28,8 @@ export class LogStreamParser {
   private encodingHead: Uint8Array | null = new Uint8Array(0);
   /** Set when the input is UTF-16: its bytes are decoded to text before the line splitter. */
   private utf16: TextDecoder | null = null;
+  /** Bytes read while every one was NUL; -1 once one was not (nearly always at the first byte). */
+  private nulBytes = 0;
 
   constructor(options: LogStreamParserOptions = {}) {
     this.reader = new RecordReader();
@@ -37,6 +40,7 @@ export class LogStreamParser {
   push(chunk: Uint8Array | string): ParseOutput {
     if (this.ended) return this.afterEnd();
     if (this.head !== null) this.lookAtHead(chunk);
+    if (this.nulBytes !== -1) this.countNulHead(chunk);
     const input = this.encodingHead === null && this.utf16 === null ? chunk : this.decodeInput(chunk);
     if (input !== '') this.guard(() => this.splitter.push(input));
     return this.take();
@@ -67,6 +71,14 @@ export class LogStreamParser {
     }
     if (this.utf16 === null) return bytes;
     return this.utf16.decode(bytes, { stream: !end });
+  }
+
+  /** Counts the input's leading NUL bytes until another byte comes: a file of zeros only is said as such at the end. */
+  private countNulHead(chunk: Uint8Array | string): void {
+    let i = 0;
+    if (typeof chunk === 'string') while (i < chunk.length && chunk.charCodeAt(i) === 0) i++;
+    else while (i < chunk.length && chunk[i] === 0) i++;
+    this.nulBytes = i < chunk.length ? -1 : this.nulBytes + i;
   }
 
   /** Collects the first bytes of a byte input and says once if they are a compressed file's or binary data. */
@@ -128,6 +140,13 @@ export class LogStreamParser {
     }
     this.guard(() => this.splitter.end());
     this.guard(() => this.reader.finish());
+    if (this.nulBytes > 0) {
+      this.reader.problems.push({
+        line: 1,
+        message: `the input is ${countOf(this.nulBytes, 'NUL byte')} and nothing else (a zero-filled file), not a text log`,
+        zeroFilledBytes: this.nulBytes,
+      });
+    }
     return this.take();
   }
 
