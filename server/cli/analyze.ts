@@ -74,6 +74,7 @@ Options:
                             has no whitespace but a line break before each request and each
                             top-level member (one request per line, ~45% smaller)
   --exclude-cold            leave the first request after each server start out of the percentiles
+                            and findings
   --since <time>            only requests that finished at or after <time>: 'MM-DD HH:MM[:SS]' as
                             the log prints it, or 'HH:MM[:SS]' on the log's first day
   --until <time>            only requests that finished at or before <time> (the same forms)

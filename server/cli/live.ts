@@ -27,7 +27,7 @@ export interface LiveOptions {
   readonly command: string;
   /** Where a source that ended with an error has its stderr's end shown. */
   readonly err: NodeJS.WritableStream;
-  /** Leave the first request after each server start out of the percentiles (`--exclude-cold`). */
+  /** Leave the first request after each server start out of the percentiles and findings (`--exclude-cold`). */
   readonly excludeCold?: boolean;
   /** The deploy config the log is read against (`--deploy-config`), checked and cited as `analyze` does. */
   readonly deployConfig?: string | null;

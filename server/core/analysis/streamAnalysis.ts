@@ -261,6 +261,7 @@ export class StreamAnalysis {
     this.scopeWords = requestScopeWords({
       ...(options.boot === undefined ? {} : { boot: options.boot }),
       window: options.window !== undefined,
+      excludeCold: options.excludeCold === true,
     });
     this.findingsBuilder.nameScope(this.scopeWords);
   }
@@ -748,13 +749,15 @@ export class StreamAnalysis {
     this.bootPipelines.add(request);
     if (request.cold) this.coldCount += 1;
     if (this.summarize) {
-      if (!(this.options.excludeCold === true && request.cold)) {
+      // Cold starts left out are out of the findings too, as out of the editor's scoped views.
+      if (this.options.excludeCold === true && request.cold) this.findingsBuilder.leaveOut(request);
+      else {
         this.summaries.add(request);
         if (this.summarizeEdges) this.edgeSummaries.add(request);
         this.endToEnd.add(request);
+        this.tablesMissing.add(request);
+        this.findingsBuilder.add(request);
       }
-      this.tablesMissing.add(request);
-      this.findingsBuilder.add(request);
     }
     this.engineSeriesBuilder.noteRequest(request);
     this.options.onRequest?.(request);

@@ -165,7 +165,7 @@ export function tableReport(snapshot: AnalysisSnapshot, options: TableReportOpti
   out.push(
     `Stage Lens: ${countOf(count, 'request')}, ${countOf(snapshot.stages.length, 'stage')}` +
       (snapshot.boots > 0
-        ? `, ${countOf(snapshot.boots, 'server boot')} (${countOf(cold, 'cold request')}${snapshot.coldLeftOut > 0 ? ', left out of the percentiles' : ''})`
+        ? `, ${countOf(snapshot.boots, 'server boot')} (${countOf(cold, 'cold request')}${snapshot.coldLeftOut > 0 ? ', left out of the percentiles and findings' : ''})`
         : '') +
       ` from ${options.source}`,
   );
