@@ -135,6 +135,13 @@ describe('an import that ended with no per-request stage statistics', () => {
       text: 'No per-request stage statistics: the input is a compressed file, not a text log (see Findings).',
     },
     {
+      // A file whose space was reserved and never written: zeros only.
+      name: 'a zero-filled file',
+      file: 'preallocated.log',
+      bytes: () => Buffer.alloc(50_000),
+      text: 'No per-request stage statistics: the input is NUL bytes only (a zero-filled file), no text (see Findings).',
+    },
+    {
       // A server at VLLM_LOGGING_LEVEL=DEBUG without --log-stats: the level is there, the flag is not.
       name: 'a DEBUG log with no stats table (real-logs 10)',
       file: DEBUG_NO_TABLES,
