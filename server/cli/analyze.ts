@@ -31,6 +31,7 @@ import { boundSign } from '../core/metricsText/quantileBounds';
 import type { Percentile } from '../core/reportedPercentiles';
 import { MAX_SCRAPE_BYTES, readByKind } from '../capture/inputByKind';
 import { fileChunks } from '../capture/fileChunks';
+import { argsBesides, followOneMessage, severalInputsMessage } from './severalInputs';
 import { WorkerParsedInput, workerParsedInput } from './parseInWorker';
 import { parseCommandArgs } from './commandArgs';
 import { urlInputMessage } from './urlInput';
@@ -65,6 +66,8 @@ Reads a vLLM-Omni server log (--log-stats) or a /metrics scrape, from a file or 
 stdin ('-'), and prints the per-stage phase split (queued = input wait + ready queued,
 prefill, decode, TTFT) with p50/p90/p99 and the findings. A gzip-compressed input (a
 rotated server.log.1.gz, told by its first bytes) is read as the text inside it, streaming.
+A log and its rotations are read as one log through a pipe, oldest first:
+gzip -dcf server.log.2.gz server.log.1 server.log | stage-lens analyze -
 
 Options:
   --format table|json|csv|trace
@@ -106,6 +109,9 @@ was read before it. A URL is not read: pipe a scrape in (curl -s URL | stage-len
 type Format = 'table' | 'json' | 'csv' | 'trace';
 
 /** What analyze reads: a stream, a file's chunks, or a file parsed in a worker thread. */
+/** What analyze reads, as its usage errors say it. */
+const INPUT_EXPECTED = "one input file (or '-' for stdin)";
+
 type AnalyzeInput = Readable | AsyncIterable<Buffer> | WorkerParsedInput;
 
 export async function runAnalyze(argv: string[]): Promise<number> {
@@ -159,10 +165,17 @@ export async function runAnalyze(argv: string[]): Promise<number> {
     process.stderr.write(`stage-lens analyze: --pretty applies to --format json (the format is ${format})\n`);
     return 2;
   }
+  if (parsed.positionals.length > 1) {
+    const { positionals } = parsed;
+    const message =
+      parsed.values.follow === true
+        ? followOneMessage(positionals, INPUT_EXPECTED)
+        : severalInputsMessage('analyze', positionals, argsBesides(argv, positionals), INPUT_EXPECTED);
+    process.stderr.write(terminalText(`stage-lens analyze: ${message}\n`));
+    return 2;
+  }
   if (parsed.positionals.length !== 1) {
-    process.stderr.write(
-      `stage-lens analyze: expected one input file (or '-' for stdin), got ${parsed.positionals.length}\n\n${HELP}\n`,
-    );
+    process.stderr.write(`stage-lens analyze: expected ${INPUT_EXPECTED}, got 0\n\n${HELP}\n`);
     return 2;
   }
   const source = parsed.positionals[0];

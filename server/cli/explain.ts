@@ -11,6 +11,7 @@ import { TAIL_QUANTILES, type FindingCitation, type TailQuantile } from '../core
 import type { Finding } from '../core/analysis/types';
 import { parseCommandArgs } from './commandArgs';
 import { urlInputMessage } from './urlInput';
+import { argsBesides, severalInputsMessage } from './severalInputs';
 import { writeOut } from './stdoutWrite';
 import { unreadableInputFinding } from '../core/analysis/unreadableInput';
 import { terminalText } from '../core/textTable';
@@ -29,6 +30,8 @@ const HELP = `Usage: stage-lens explain <file|-|session-folder> [options]
 Why a vLLM-Omni server's slow requests are slow. Reads a server log (--log-stats), a
 /metrics scrape, or a saved Stage Lens session folder; '-' reads stdin. A gzip-compressed
 log (a rotated server.log.1.gz, told by its first bytes) is read as the log inside it.
+A log and its rotations are read as one log through a pipe, oldest first:
+gzip -dcf server.log.2.gz server.log.1 server.log | stage-lens explain -
 
 Each request's end-to-end time is split into additive parts (docs/breakdown.md):
 preprocess, each stage's input wait / ready queued (or queued), prefill, decode and the
@@ -101,8 +104,14 @@ export async function runExplain(argv: string[]): Promise<number> {
     process.stderr.write(`stage-lens explain: --format must be table or json (got '${format}')\n`);
     return 2;
   }
-  if (parsed.positionals.length !== 1)
-    return usage(`expected one input (a file, a session folder, or '-' for stdin), got ${parsed.positionals.length}`);
+  const expected = "one input (a file, a session folder, or '-' for stdin)";
+  if (parsed.positionals.length > 1) {
+    const { positionals } = parsed;
+    const message = severalInputsMessage('explain', positionals, argsBesides(argv, positionals), expected);
+    process.stderr.write(terminalText(`stage-lens explain: ${message}\n`));
+    return 2;
+  }
+  if (parsed.positionals.length !== 1) return usage(`expected ${expected}, got 0`);
   const targets: string[] = [];
   for (const t of (parsed.values.target as string[] | undefined) ?? []) {
     const target = parseTarget(t);
