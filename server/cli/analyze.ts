@@ -108,10 +108,10 @@ was read before it. A URL is not read: pipe a scrape in (curl -s URL | stage-len
 
 type Format = 'table' | 'json' | 'csv' | 'trace';
 
-/** What analyze reads: a stream, a file's chunks, or a file parsed in a worker thread. */
 /** What analyze reads, as its usage errors say it. */
 const INPUT_EXPECTED = "one input file (or '-' for stdin)";
 
+/** What analyze reads: a stream, a file's chunks, or a file parsed in a worker thread. */
 type AnalyzeInput = Readable | AsyncIterable<Buffer> | WorkerParsedInput;
 
 export async function runAnalyze(argv: string[]): Promise<number> {

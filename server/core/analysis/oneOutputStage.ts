@@ -39,8 +39,8 @@ function emitsOneOutput(fields: FieldMap, ttftMs: number | null): boolean {
  * Whether this stage's vllm_prefill_ms also covers its decode steps: an LLM stage with a
  * downstream stage in the same request, prefill measured (or not recorded: printed as no time,
  * or its row lost with a line of the table; the decode 0 still is no measurement), decode a
- * measured 0 or hidden, and more than one
- * token out (or, without a token count, one output and a TTFT at the end of the stage).
+ * measured 0 or hidden, and more than one token out (or, without a token count, one output and a
+ * TTFT at the end of the stage).
  */
 export function prefillCoversDecode(request: AnalyzedRequest, stage: RequestStage): boolean {
   // No closures: this runs for every stage of every request, several times.
