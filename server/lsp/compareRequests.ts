@@ -8,6 +8,7 @@ import { compareRuns, incomparableReason, runSamplesFromAnalysis } from '../core
 import type { RunData } from '../core/compare';
 import { loadRun, scrapeOfLogSession } from '../capture/compareInput';
 import { SessionFiles } from '../capture/sessionFiles';
+import { sessionSummary } from '../capture/sessionQueries';
 import type { SessionRegistry } from '../capture/sessionRegistry';
 import type { CompareParams, CompareResult, CompareRunName, CompareTarget, RunBootsResult } from '../protocol';
 import { runNameOfPath, runNameOfSession, runNameWithBoot } from '../core/compare/runName';
@@ -31,8 +32,9 @@ async function sessionRun(
     const run = await loadRun(registry.folderOf(sessionId), { excludeCold, boot });
     return { run: { ...run, source: `${info.kind} session ${info.id} (${info.description})` }, name };
   }
-  // Findings from the summary (request ids capped); the requests are read from the packed store one by one.
-  const { findings } = session.summary();
+  // Findings from the summary (request ids capped), over the requests the quantiles are; the
+  // requests are read from the packed store one by one.
+  const { findings } = excludeCold ? sessionSummary(session, undefined, { excludeCold }) : session.summary();
   const source = `${info.kind} session ${info.id} (${info.description})`;
   // Its /metrics endpoint's last scrape, read as `compare <folder>` reads it (a stage's replicas added).
   const scrape = scrapeOfLogSession(SessionFiles.atFolder(registry.folderOf(sessionId)), source);

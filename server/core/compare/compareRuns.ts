@@ -102,10 +102,13 @@ export function compareRuns(baseline: RunData, candidate: RunData, options: Comp
     ...(run.samples?.findings ?? []),
     ...(run.scrapeFindings ?? (run.histograms === null ? [] : scrapeFindings(run.histograms, null))),
   ];
+  // Over the requests the findings are of: cold starts left out are out of them too.
+  const findingsOver = (run: RunData): number | null =>
+    run.samples === null ? null : run.samples.requestCount - (run.samples.coldExcluded ? run.samples.coldRequests : 0);
   const findings = diffFindings(
     findingsOf(baseline),
     findingsOf(candidate),
-    { baseline: baseline.samples?.requestCount ?? null, candidate: candidate.samples?.requestCount ?? null },
+    { baseline: findingsOver(baseline), candidate: findingsOver(candidate) },
     findingCheckability(baseline, candidate),
   );
 
@@ -212,7 +215,7 @@ export function compareRuns(baseline: RunData, candidate: RunData, options: Comp
     }
     if (baseline.samples.coldExcluded) {
       notes.push(
-        `Cold requests (first after a server start) left out of the quantiles: ${baseline.samples.coldRequests} in the baseline, ${candidate.samples.coldRequests} in the candidate.`,
+        `Cold requests (first after a server start) left out of the quantiles and findings: ${baseline.samples.coldRequests} in the baseline, ${candidate.samples.coldRequests} in the candidate.`,
       );
     } else if (baseline.samples.coldRequests + candidate.samples.coldRequests > 0) {
       notes.push(

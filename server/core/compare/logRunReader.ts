@@ -14,6 +14,7 @@ import { RunSamplesBuilder, withFindings } from './runSamples';
 import type { RunBoot, RunSamples } from './types';
 import type { BootCounts } from '../analysis/types';
 import { isStatsTableAtDebug } from '../analysis/tablesMissing';
+import { requestScopeWords } from '../analysis/requestScope';
 
 export class LogRunReader {
   private readonly parsers = new Map<string, LogStreamParser>();
@@ -35,10 +36,12 @@ export class LogRunReader {
 
   /** `boot`: only the requests of this server boot (numbered as StreamAnalysis numbers them); null: every boot. */
   constructor(
-    excludeCold: boolean,
+    private readonly excludeCold: boolean,
     private readonly boot: number | null = null,
   ) {
     this.samples = new RunSamplesBuilder(excludeCold);
+    // Cold starts left out of the quantiles are out of the findings too (as in analyze).
+    if (excludeCold) this.findings.nameScope(requestScopeWords({ excludeCold }));
   }
 
   /** Feeds bytes of one stream (`log` for a plain file; stdout/stderr/file for a session). */
@@ -154,7 +157,8 @@ export class LogRunReader {
         continue;
       }
       this.samples.add(request);
-      this.findings.add(request);
+      if (this.excludeCold && request.cold) this.findings.leaveOut(request);
+      else this.findings.add(request);
     }
   }
 }
