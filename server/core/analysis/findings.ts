@@ -590,66 +590,55 @@ function ttftPrintedOdd(stage: RequestStage): boolean {
   return cell !== undefined && cell.state === 'measured' && unrecordedReason(SPLIT_FIELD.ttftMs, cell.value) !== null;
 }
 
+/** A finding about the input as a whole (what it is, where it broke off): no stage, no request of its own. */
+function inputFinding(code: FindingCode, severity: Severity, message: string): Finding {
+  return { code, severity, stageId: null, requestIds: [], requestCount: 0, message };
+}
+
 /** A compressed file read as a log: what it is and how to read it, said before any number. */
 function compressedFinding(format: CompressedFormat): Finding {
   const { cat, extension } = decompressWith(format);
-  return {
-    code: 'input-compressed',
-    severity: 'error',
-    stageId: null,
-    requestIds: [],
-    requestCount: 0,
-    message: `The input is ${format}-compressed (a rotated log?), not the text a server prints, so nothing in it was read. Decompress it first: \`${cat} server.log.1.${extension} | stage-lens analyze -\` (explain and compare read stdin too), or ${cat} it into a file to import in the editor.`,
-  };
+  return inputFinding(
+    'input-compressed',
+    'error',
+    `The input is ${format}-compressed (a rotated log?), not the text a server prints, so nothing in it was read. Decompress it first: \`${cat} server.log.1.${extension} | stage-lens analyze -\` (explain and compare read stdin too), or ${cat} it into a file to import in the editor.`,
+  );
 }
 
 /** Gzip data that broke off: the log's `requests` before it are read (`within` a view: how many of them it holds), the rest is not; an error when that left no request. */
 function gzipDamagedFinding(damage: ParseProblem, requests: number, within: RequestsInScope | null): Finding {
   // A scrape has no requests: its finding is the CLI's for the same file.
   if (damage.gzipDamaged?.input === 'scrape') return scrapeGzipDamagedFindingOf(damage.message);
-  return {
-    code: 'input-gzip-damaged',
-    severity: requests === 0 ? 'error' : 'warning',
-    stageId: null,
-    requestIds: [],
-    requestCount: 0,
-    message: gzipDamagedFindingText(damage.message, logRequestsReadText(requests, within)),
-  };
+  return inputFinding(
+    'input-gzip-damaged',
+    requests === 0 ? 'error' : 'warning',
+    gzipDamagedFindingText(damage.message, logRequestsReadText(requests, within)),
+  );
 }
 
 /** A deploy config's YAML read as a log: what it is and what to give instead, said before any number. */
-const DEPLOY_CONFIG_FINDING: Finding = {
-  code: 'input-deploy-config',
-  severity: 'error',
-  stageId: null,
-  requestIds: [],
-  requestCount: 0,
-  message:
-    "The input is a vLLM-Omni deploy config (YAML), not the log a server prints, so nothing in it was read. Give the log of a server run with it (--log-stats, VLLM_LOGGING_LEVEL=DEBUG for the stats tables); the config's settings are read with analyze --deploy-config, or in the editor, where a session's numbers show on its stages.",
-};
+const DEPLOY_CONFIG_FINDING: Finding = inputFinding(
+  'input-deploy-config',
+  'error',
+  "The input is a vLLM-Omni deploy config (YAML), not the log a server prints, so nothing in it was read. Give the log of a server run with it (--log-stats, VLLM_LOGGING_LEVEL=DEBUG for the stats tables); the config's settings are read with analyze --deploy-config, or in the editor, where a session's numbers show on its stages.",
+);
 
 /** Binary data read as a log: said before any number, with what was read of it. */
 function binaryFinding(requests: number): Finding {
-  return {
-    code: 'input-binary',
-    severity: 'error',
-    stageId: null,
-    requestIds: [],
-    requestCount: 0,
-    message: `The input is binary data, not the text a server prints (its first bytes are neither UTF-8 nor UTF-16 text)${requests === 0 ? ', so nothing in it was read' : ''}: give the server's log file, or a /metrics scrape.`,
-  };
+  return inputFinding(
+    'input-binary',
+    'error',
+    `The input is binary data, not the text a server prints (its first bytes are neither UTF-8 nor UTF-16 text)${requests === 0 ? ', so nothing in it was read' : ''}: give the server's log file, or a /metrics scrape.`,
+  );
 }
 
 /** An input of NUL bytes only: a file whose space was reserved, or that was truncated, with no line written since. */
 function zeroFilledFinding(bytes: number): Finding {
-  return {
-    code: 'input-zero-filled',
-    severity: 'error',
-    stageId: null,
-    requestIds: [],
-    requestCount: 0,
-    message: `The input is ${countOf(bytes, 'NUL byte')} and nothing else: a zero-filled file (its space reserved, or the file truncated, and no line written to it since), so nothing in it was read. Give the server's log file once it has lines, or a /metrics scrape.`,
-  };
+  return inputFinding(
+    'input-zero-filled',
+    'error',
+    `The input is ${countOf(bytes, 'NUL byte')} and nothing else: a zero-filled file (its space reserved, or the file truncated, and no line written to it since), so nothing in it was read. Give the server's log file once it has lines, or a /metrics scrape.`,
+  );
 }
 
 /**
