@@ -6,18 +6,11 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { startLanguageServer, storageForFile } from './support/lspProcess';
+import type { FindingDiff } from '../../server/protocol';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const SAMPLE = path.join(ROOT, 'samples', 'qwen3-tts-first-audio-cold-start.log');
 const storage = storageForFile('stage-lens-compare-cold-');
-
-interface FindingRow {
-  readonly code: string;
-  readonly baselineRequests: number;
-  readonly candidateRequests: number;
-  readonly baselineOf: number | null;
-  readonly candidateOf: number | null;
-}
 
 test(
   'a session and a file compared with cold starts left out: findings over the 23 requests of the quantiles',
@@ -25,15 +18,15 @@ test(
   async () => {
     const lsp = await startLanguageServer(storage);
     const session = await lsp.importLog(SAMPLE);
-    const compare = async (excludeCold: boolean): Promise<readonly FindingRow[]> => {
+    const compare = async (excludeCold: boolean): Promise<readonly FindingDiff[]> => {
       const result = await lsp.request('stageLens/compare', {
         baseline: { sessionId: session.id },
         candidate: { path: SAMPLE },
         excludeCold,
       });
-      return result.report.findings as readonly FindingRow[];
+      return result.report.findings;
     };
-    const row = (rows: readonly FindingRow[], code: string): string => {
+    const row = (rows: readonly FindingDiff[], code: string): string => {
       const f = rows.find((r) => r.code === code);
       return f === undefined ? 'none' : `${f.baselineRequests}/${f.baselineOf} ${f.candidateRequests}/${f.candidateOf}`;
     };

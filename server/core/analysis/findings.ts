@@ -156,8 +156,12 @@ export class FindingsBuilder {
     for (const times of this.preemptedStageTimes.values()) times.trim();
   }
 
+  /** `excludeCold`: the cold requests added are left out (leaveOut), as out of the percentiles beside them. */
+  constructor(private readonly excludeCold = false) {}
+
   add(request: AnalyzedRequest): void {
     if (request.cold) {
+      if (this.excludeCold) return this.leaveOut(request);
       this.coldRequests.push(request);
       this.logColdBoots.add(request.boot);
     }

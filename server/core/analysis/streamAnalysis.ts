@@ -179,7 +179,7 @@ export class StreamAnalysis {
   private readonly assembler = new RequestAssembler();
   private readonly summaries: StageSummaryBuilder;
   private readonly edgeSummaries = new EdgeSummaryBuilder();
-  private readonly findingsBuilder = new FindingsBuilder();
+  private readonly findingsBuilder: FindingsBuilder;
   private readonly stageOutputs = new StageOutputEvidence();
   private readonly endToEnd = new EndToEndBuilder();
   private readonly tablesMissing = new TablesMissingCounter();
@@ -247,6 +247,7 @@ export class StreamAnalysis {
 
   constructor(private readonly options: StreamAnalysisOptions = {}) {
     this.clock = new LogClock(options.year ?? new Date().getUTCFullYear());
+    this.findingsBuilder = new FindingsBuilder(options.excludeCold === true);
     this.store = new RequestStore({ keepOverallSummaries: options.keepOverallSummaries !== false });
     this.keepRequests = options.keepRequests ?? true;
     this.summaries = new StageSummaryBuilder({
@@ -749,15 +750,14 @@ export class StreamAnalysis {
     this.bootPipelines.add(request);
     if (request.cold) this.coldCount += 1;
     if (this.summarize) {
-      // Cold starts left out are out of the findings too, as out of the editor's scoped views.
-      if (this.options.excludeCold === true && request.cold) this.findingsBuilder.leaveOut(request);
-      else {
+      if (!(this.options.excludeCold === true && request.cold)) {
         this.summaries.add(request);
         if (this.summarizeEdges) this.edgeSummaries.add(request);
         this.endToEnd.add(request);
         this.tablesMissing.add(request);
-        this.findingsBuilder.add(request);
       }
+      // It leaves cold starts out as the summaries do (excludeCold), as the editor's scoped views do.
+      this.findingsBuilder.add(request);
     }
     this.engineSeriesBuilder.noteRequest(request);
     this.options.onRequest?.(request);

@@ -19,7 +19,7 @@ import { requestScopeWords } from '../analysis/requestScope';
 export class LogRunReader {
   private readonly parsers = new Map<string, LogStreamParser>();
   private readonly assembler = new RequestAssembler();
-  private readonly findings = new FindingsBuilder();
+  private readonly findings: FindingsBuilder;
   private readonly samples: RunSamplesBuilder;
   private problems = 0;
   /** Made at the first legacy dict: a log in the current format never builds one. */
@@ -36,11 +36,12 @@ export class LogRunReader {
 
   /** `boot`: only the requests of this server boot (numbered as StreamAnalysis numbers them); null: every boot. */
   constructor(
-    private readonly excludeCold: boolean,
+    excludeCold: boolean,
     private readonly boot: number | null = null,
   ) {
     this.samples = new RunSamplesBuilder(excludeCold);
     // Cold starts left out of the quantiles are out of the findings too (as in analyze).
+    this.findings = new FindingsBuilder(excludeCold);
     if (excludeCold) this.findings.nameScope(requestScopeWords({ excludeCold }));
   }
 
@@ -157,8 +158,7 @@ export class LogRunReader {
         continue;
       }
       this.samples.add(request);
-      if (this.excludeCold && request.cold) this.findings.leaveOut(request);
-      else this.findings.add(request);
+      this.findings.add(request);
     }
   }
 }
