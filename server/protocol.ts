@@ -172,6 +172,8 @@ export interface SessionInfo {
   readonly logSpan?: LogSpan | null;
   /** An imported log's nth import among the sessions of a file of that name ("run-42.log (2)"); absent for the first and for other kinds. */
   readonly importOrdinal?: number;
+  /** An import of a log and its rotations: how many files were read before `description`'s, as one log with it; absent for one file. */
+  readonly earlierFiles?: number;
   /** ms since epoch */
   readonly startedAt: number;
   readonly status: SessionStatus;
@@ -240,6 +242,11 @@ export interface AttachParams {
 
 export interface ImportParams {
   readonly path: string;
+  /**
+   * Files read before `path`, oldest first, as one log with it: the log's rotations
+   * (`server.log.2.gz`, `server.log.1` before `server.log`). A table cut by a rotation is read whole.
+   */
+  readonly earlier?: readonly string[];
   readonly deployConfig?: string;
 }
 

@@ -95,6 +95,7 @@ export { compressedFormatOf } from './core/log/compressedInput';
 export { sentenceCase } from './core/sentenceCase';
 export { runNameOfPath, runNameOfSession, runNameWithBoot, shownRunName } from './core/compare/runName';
 export { baseName } from './core/baseName';
+export { oldestFirst } from './core/rotationOrder';
 export { LOG_SPAN_TITLE, logSpanText } from './core/sessionName';
 export { outputsAudio, roleOfStage, stageLabel, stageRolesOf, stageRolesOfSession } from './core/stageRoles';
 export { edgeLabel } from './core/edgeLabel';

@@ -124,7 +124,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<StageL
   command('stageLens.attachLogFile', () => attachToLogFile(client, deps.revealLatencyView));
   command('stageLens.attachMetrics', () => attachToMetrics(client, deps.revealLatencyView));
   command('stageLens.attachPrometheus', () => attachToPrometheus(client, deps.revealLatencyView));
-  command('stageLens.importLog', (uri?: vscode.Uri) => importLog(client, deps.revealLatencyView, uri));
+  command('stageLens.importLog', (uri?: vscode.Uri, uris?: vscode.Uri[]) =>
+    importLog(client, deps.revealLatencyView, uri, uris),
+  );
   command('stageLens.openSession', () => openSession(client));
   command('stageLens.stopCapture', () => stopCapture(client));
   command('stageLens.exportSession', () => exportSession(client));

@@ -67,6 +67,17 @@ export interface RegistryOptions {
   readonly scanIntervalMs?: number;
 }
 
+/** The files of an import, each once: a file read twice would count its requests twice. */
+function checkImportFiles(params: ImportParams): void {
+  const earlier: unknown = params.earlier;
+  if (earlier === undefined) return;
+  if (!Array.isArray(earlier) || !earlier.every((f): f is string => typeof f === 'string' && f !== ''))
+    throw new Error('import: the earlier files must be a list of paths');
+  const files = [...earlier, params.path].map((f) => path.resolve(f));
+  const twice = files.find((f, i) => files.indexOf(f) !== i);
+  if (twice !== undefined) throw new Error(`import: ${twice} is given twice; each file is read once`);
+}
+
 function interruptedMessage(pid: number | null): string {
   const who =
     pid === null ? 'the language server that captured it' : `the language server that captured it (pid ${pid})`;
@@ -307,6 +318,7 @@ export class SessionRegistry {
   }
 
   importLog(params: ImportParams): SessionInfo {
+    checkImportFiles(params);
     const session = this.create('import', params.path, params.deployConfig ?? null, { import: params });
     session.attachSources([this.factories.importFile(params, session)]);
     return this.infoOf(session);
@@ -393,6 +405,7 @@ export class SessionRegistry {
   ): Session {
     const id = `${kind}-${Date.now().toString(36)}-${randomBytes(3).toString('hex')}`;
     const ordinal = kind === 'import' ? this.importOrdinalOf(description) : undefined;
+    const earlierFiles = params.import?.earlier?.length ?? 0;
     const info = {
       id,
       kind,
@@ -405,6 +418,7 @@ export class SessionRegistry {
       exit: null,
       problemCount: 0,
       ...(ordinal === undefined ? {} : { importOrdinal: ordinal }),
+      ...(earlierFiles === 0 ? {} : { earlierFiles }),
     };
     const meta: SessionMeta = { ...params, info: withTitle(params, info) };
     const files = new SessionFiles(this.storageDir, id);

@@ -89,6 +89,7 @@ function what(meta: SessionMeta): string {
         path: meta.import?.path ?? info.description,
         deployConfig: deployFile(meta),
         ordinal: info.importOrdinal,
+        earlierFiles: info.earlierFiles,
         logSpan: info.logSpan,
       });
     case 'scrape': {

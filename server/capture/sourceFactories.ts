@@ -37,7 +37,7 @@ export function realSourceFactories(
         if (latest !== null) onImportProgress(latest);
       });
       const sessionId = session.id;
-      return new ImportSource(p.path, (progress, done) => {
+      return new ImportSource([...(p.earlier ?? []), p.path], (progress, done) => {
         latest = { sessionId, bytesRead: progress.bytesRead, totalBytes: progress.size, done };
         if (done) {
           throttle.dispose();

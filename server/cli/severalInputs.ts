@@ -3,32 +3,9 @@
 // The message gives the pipe that reads them as one log, oldest first, with the command's other
 // arguments; `gzip -dcf` passes plain files through, so rotated .gz files mix with plain ones.
 import { describeArgv } from '../core/shellWords';
+import { oldestFirst, rotationAge } from '../core/rotationOrder';
 
 const STDIN_INPUT = '-';
-
-/** logrotate's names: `name.N[.gz]` (a larger N is older) or `name-YYYYMMDD[HH][.gz]` (dateext); null for another name. */
-function rotationAge(file: string): number | null {
-  const numbered = /\.(\d{1,4})(?:\.gz)?$/.exec(file);
-  if (numbered !== null) return Number(numbered[1]);
-  const dated = /-(\d{8}|\d{10})(?:\.gz)?$/.exec(file);
-  if (dated === null) return null;
-  // As YYYYMMDDHH (dateext with an hour), negated: older is larger, as for a number.
-  const digits = dated[1] as string;
-  return -Number(digits.length === 8 ? `${digits}00` : digits);
-}
-
-/** The files oldest first: rotations by their number or date, then the others (the current log) in the order given. */
-export function oldestFirst(files: readonly string[]): string[] {
-  const aged = files.map((file, given) => ({ file, given, age: rotationAge(file) }));
-  return aged
-    .sort((a, b) => {
-      if (a.age !== null && b.age !== null) return b.age - a.age || a.given - b.given;
-      if (a.age !== null) return -1;
-      if (b.age !== null) return 1;
-      return a.given - b.given;
-    })
-    .map((a) => a.file);
-}
 
 /**
  * What to say when `command` got several inputs: they are read as one log through a pipe, oldest

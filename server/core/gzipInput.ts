@@ -23,10 +23,17 @@ const INPUT_NOUN: Readonly<Record<GzipInputKind, string>> = { log: 'log', scrape
 /**
  * "the gzip data ends after 3.2 MB of log: unexpected end of file" (cut short), or "breaks after"
  * (damaged within); "of the /metrics scrape" for a scrape. `zlibMessage` is zlib's own word for it.
+ * `file`: the file it is of, named where several were read as one log ("the gzip data of server.log.1.gz").
  */
-export function gzipDamageText(logBytes: number, zlibMessage: string, kind: GzipInputKind = 'log'): string {
+export function gzipDamageText(
+  logBytes: number,
+  zlibMessage: string,
+  kind: GzipInputKind = 'log',
+  file: string | null = null,
+): string {
   const cutShort = /unexpected end of file/i.test(zlibMessage);
-  return `the gzip data ${cutShort ? 'ends' : 'breaks'} after ${byteSizeText(logBytes)} of ${INPUT_NOUN[kind]}: ${zlibMessage}`;
+  const data = file === null ? 'the gzip data' : `the gzip data of ${file}`;
+  return `${data} ${cutShort ? 'ends' : 'breaks'} after ${byteSizeText(logBytes)} of ${INPUT_NOUN[kind]}: ${zlibMessage}`;
 }
 
 /**

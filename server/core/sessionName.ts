@@ -6,6 +6,7 @@
 // imported again is told apart by its ordinal after the file ("run-42.log (2)"). Pure (no
 // node:path): the webviews and the extension host use it through server/shared.ts.
 import { baseName } from './baseName';
+import { countOf } from './numberText';
 
 /**
  * The log timestamps (`MM-DD HH:MM:SS`, the server's local time, no year) of the first and the
@@ -23,6 +24,8 @@ export interface ImportedLog {
   readonly deployConfig: string | null;
   /** Its nth import among the sessions of a file of that name; 1 or absent for the first. */
   readonly ordinal?: number;
+  /** Files read before it as one log with it (its rotations); 0 or absent for one file. */
+  readonly earlierFiles?: number | undefined;
   /** null or absent before a timestamped request is read. */
   readonly logSpan?: LogSpan | null;
 }
@@ -39,10 +42,14 @@ export function logSpanText(span: LogSpan): string {
   return `${span.first} – ${firstDay === lastDay && lastTime !== undefined ? lastTime : span.last}`;
 }
 
-/** "run-42.log · qwen3_omni_moe.yaml", "run-42.log (2)": the file, its ordinal from the second import, the deploy file. */
+/**
+ * "run-42.log · qwen3_omni_moe.yaml", "run-42.log (2)", "server.log + 2 earlier files": the file,
+ * its ordinal from the second import, the files read before it, the deploy file.
+ */
 export function importedRunName(log: ImportedLog): string {
   const ordinal = log.ordinal !== undefined && log.ordinal > 1 ? ` (${log.ordinal})` : '';
-  const file = `${baseName(log.path)}${ordinal}`;
+  const earlier = log.earlierFiles ?? 0;
+  const file = `${baseName(log.path)}${ordinal}${earlier > 0 ? ` + ${countOf(earlier, 'earlier file')}` : ''}`;
   return log.deployConfig === null || log.deployConfig === '' ? file : `${file} · ${baseName(log.deployConfig)}`;
 }
 

@@ -6,6 +6,7 @@ import type { StageLensClient } from '../client';
 import type { StatsTablesOutlook } from '../../server/protocol';
 import { portSetting, scrapeIntervalSetting } from '../settings';
 import { importProgressText } from '../importProgressText';
+import { importName, importOrder } from '../importFiles';
 import { deployConfigOnScreen, offerDeployConfig } from './offerDeployConfig';
 import { compressedFormatOf, gzipNotFollowedText, unreadableInputFinding } from '../../server/shared';
 
@@ -97,6 +98,18 @@ export async function attachToLogFile(client: StageLensClient, reveal: RevealVie
   await reveal();
 }
 
+/** The picked files' paths in the order they are read: oldest first (importFiles.ts). */
+async function readOrder(picked: readonly vscode.Uri[]): Promise<string[]> {
+  if (picked.length === 1) return [(picked[0] as vscode.Uri).fsPath];
+  const files = await Promise.all(
+    picked.map(async (uri) => ({
+      path: uri.fsPath,
+      mtimeMs: (await fsp.stat(uri.fsPath).catch(() => null))?.mtimeMs ?? null,
+    })),
+  );
+  return importOrder(files);
+}
+
 /** Whether the file's first bytes are gzip's (its name does not count); false when it cannot be read. */
 async function isGzip(file: string): Promise<boolean> {
   const handle = await fsp.open(file, 'r').catch(() => null);
@@ -131,20 +144,35 @@ export async function attachToMetrics(client: StageLensClient, reveal: RevealVie
 
 /**
  * Import Log...: reads the whole file with a cancellable progress toast; when it is read (not
- * cancelled), `reveal` shows the session's views, as Start Demo Server does.
+ * cancelled), `reveal` shows the session's views, as Start Demo Server does. Several files picked
+ * together (a log and its rotations) are read as one log, oldest first. `uri` and `uris` are what
+ * the command is given (the Explorer gives the file clicked and every file selected).
  */
 export async function importLog(
   client: StageLensClient,
   reveal: RevealViews,
   uri?: vscode.Uri,
+  uris?: readonly vscode.Uri[],
 ): Promise<string | null> {
   const onScreen = deployConfigOnScreen();
-  const file =
-    uri ??
-    (await vscode.window.showOpenDialog({ canSelectMany: false, title: 'Stage Lens: import a server log' }))?.[0];
-  if (file === undefined) return null;
-  const name = path.basename(file.fsPath);
-  const info = await client.request('stageLens/import', { path: file.fsPath });
+  const picked =
+    uris !== undefined && uris.length > 0
+      ? uris
+      : uri !== undefined
+        ? [uri]
+        : await vscode.window.showOpenDialog({
+            canSelectMany: true,
+            title: 'Stage Lens: import a server log (or a log and its rotations, read as one log)',
+          });
+  if (picked === undefined || picked.length === 0) return null;
+  const files = await readOrder(picked);
+  const newest = files.at(-1) as string;
+  const name = importName(files);
+  const earlier = files.slice(0, -1);
+  const info = await client.request('stageLens/import', {
+    path: newest,
+    ...(earlier.length === 0 ? {} : { earlier }),
+  });
   client.setCurrent(info.id);
   offerDeployConfig(client, info.id, onScreen);
   const cancelled = await vscode.window.withProgress(
@@ -187,6 +215,10 @@ export async function importLog(
   const unreadable =
     summary === null || summary.requestCount > 0 ? undefined : unreadableInputFinding(summary.findings);
   if (unreadable !== undefined) void vscode.window.showWarningMessage(`Stage Lens: ${name}: ${unreadable.message}`);
+  else if (earlier.length > 0)
+    void vscode.window.showInformationMessage(
+      `Stage Lens: imported ${files.map((f) => path.basename(f)).join(', ')} as one log, in this order (oldest first).`,
+    );
   else vscode.window.setStatusBarMessage(`$(check) Stage Lens imported ${name}`, 10_000);
   await reveal();
   return info.id;

@@ -3,7 +3,8 @@
 // reads them as one log, with the command's other arguments.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { argsBesides, followOneMessage, oldestFirst, severalInputsMessage } from '../../server/cli/severalInputs';
+import { argsBesides, followOneMessage, severalInputsMessage } from '../../server/cli/severalInputs';
+import { oldestFirst } from '../../server/core/rotationOrder';
 
 const EXPECTED = "one input file (or '-' for stdin)";
 

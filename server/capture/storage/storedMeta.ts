@@ -163,6 +163,7 @@ function checkInfo(c: Checker, info: Fields): boolean {
     checkExit(c, info['exit']) &&
     checkLogSpan(c, info['logSpan']) &&
     (info['importOrdinal'] === undefined || c.count(info, 'importOrdinal', w)) &&
+    (info['earlierFiles'] === undefined || c.count(info, 'earlierFiles', w)) &&
     (info['importedScrape'] === undefined ||
       info['importedScrape'] === true ||
       c.fail(`${w}.importedScrape`, 'true', info['importedScrape']))
@@ -236,7 +237,14 @@ export function checkSessionMeta(raw: unknown, folderName: string | null): MetaC
       'scrape',
       (p, w) => c.string(p, 'url', w) && (p['intervalMs'] === undefined || c.finite(p, 'intervalMs', w)),
     ) &&
-    c.optionalParams(raw, 'import', (p, w) => c.string(p, 'path', w) && c.optionalString(p, 'deployConfig', w)) &&
+    c.optionalParams(
+      raw,
+      'import',
+      (p, w) =>
+        c.string(p, 'path', w) &&
+        (p['earlier'] === undefined || c.stringList(p, 'earlier', w)) &&
+        c.optionalString(p, 'deployConfig', w),
+    ) &&
     c.optionalParams(raw, 'attach', (p, w) => c.count(p, 'pid', w)) &&
     checkInputDamage(c, raw['inputDamage']);
   if (!valid || info === null) return { ok: false, problem: c.problem ?? 'session.json is not a session' };

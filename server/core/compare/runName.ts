@@ -23,11 +23,17 @@ export interface NamedSession {
   readonly description: string;
   readonly deployConfig: string | null;
   readonly importOrdinal?: number;
+  readonly earlierFiles?: number;
 }
 
 export function runNameOfSession(s: NamedSession): CompareRunName {
   if (s.kind !== 'import') return { name: s.title, imported: false, detail: s.description };
-  const name = importedRunName({ path: s.description, deployConfig: s.deployConfig, ordinal: s.importOrdinal });
+  const name = importedRunName({
+    path: s.description,
+    deployConfig: s.deployConfig,
+    ordinal: s.importOrdinal,
+    earlierFiles: s.earlierFiles,
+  });
   return { name, imported: true, detail: s.description };
 }
 
