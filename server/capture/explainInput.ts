@@ -23,6 +23,7 @@ import { parseExposition } from '../core/metricsText';
 import { ioMessage } from './compareInput';
 import { MAX_SCRAPE_BYTES, readByKind } from './inputByKind';
 import { fileChunks } from './fileChunks';
+import { joinedName, type JoinedFiles } from './joinedFiles';
 import { SessionFiles } from './sessionFiles';
 import type { ChunkStream } from './source';
 import {
@@ -218,7 +219,7 @@ function scrapeInput(text: string, end: ScrapeEnd = WHOLE_INPUT): ExplainInput {
 
 /** Reads a log or a scrape from a stream (stdin, a file); `names` as for LogExplainReader. */
 export async function explainFromStream(
-  input: Readable | AsyncIterable<unknown> | Iterable<Buffer>,
+  input: Readable | AsyncIterable<unknown> | Iterable<Buffer> | JoinedFiles,
   year: number,
   names: string,
   options: ExplainReadOptions = {},
@@ -350,6 +351,22 @@ export async function readExplainInput(
     return await explainFromStream(fileChunks(source), year, names, options);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== undefined) throw new Error(ioMessage(source, err));
+    throw err;
+  }
+}
+
+/** Several files read as one log (a log and its rotations, in `joined`'s order), named by them all as analyze names them. */
+export async function readExplainFiles(
+  joined: JoinedFiles,
+  deployConfig: string | null = null,
+  options: ExplainReadOptions = {},
+): Promise<ExplainInput> {
+  const names = cliInputNames(joinedName(joined.files), deployConfig);
+  try {
+    return await explainFromStream(joined, new Date().getUTCFullYear(), names, options);
+  } catch (err) {
+    const file = (err as NodeJS.ErrnoException).path ?? joinedName(joined.files);
+    if ((err as NodeJS.ErrnoException).code !== undefined) throw new Error(ioMessage(file, err));
     throw err;
   }
 }

@@ -3,6 +3,7 @@
 // the text inside it (gunzipInput.ts), its kind told apart from that text.
 import { looksLikePrometheus } from '../core/inputKind';
 import { gunzipIfGzip, type InputEncoding } from './gunzipInput';
+import { JoinedFiles } from './joinedFiles';
 
 export type InputKind = 'log' | 'scrape';
 
@@ -29,13 +30,14 @@ export interface ChunkReader {
  * (or the input ended, even empty), calls `start` with the kind and the input's encoding (final
  * once the read ended: whether it was gzip, and its damage); every chunk, the held-back head first,
  * then goes to the reader `start` returned, in order. Resolves with that reader. A chunk passed
- * to the reader is valid only during its push (the source may reuse the buffer).
+ * to the reader is valid only during its push (the source may reuse the buffer). Several files
+ * (JoinedFiles) are their joined text, each file's decompressed already.
  */
 export async function readByKind<R extends ChunkReader>(
-  input: AsyncIterable<unknown> | Iterable<unknown>,
+  input: AsyncIterable<unknown> | Iterable<unknown> | JoinedFiles,
   start: (kind: InputKind, encoding: InputEncoding) => R,
 ): Promise<R> {
-  const { chunks, encoding } = gunzipIfGzip(input);
+  const { chunks, encoding } = input instanceof JoinedFiles ? input : gunzipIfGzip(input);
   const head: Buffer[] = [];
   let headBytes = 0;
   let reader: R | null = null;

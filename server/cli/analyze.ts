@@ -1,4 +1,4 @@
-// `stage-lens analyze <file|-> [--format table|json|csv|trace] [--pretty] [--exclude-cold]`
+// `stage-lens analyze <file...|-> [--format table|json|csv|trace] [--pretty] [--exclude-cold]`
 // Reads a server log or a /metrics scrape (told apart by content) from a file or stdin,
 // in chunks, and prints the per-stage phase split and findings.
 import { createReadStream, type ReadStream } from 'node:fs';
@@ -31,7 +31,15 @@ import { boundSign } from '../core/metricsText/quantileBounds';
 import type { Percentile } from '../core/reportedPercentiles';
 import { MAX_SCRAPE_BYTES, readByKind } from '../capture/inputByKind';
 import { fileChunks } from '../capture/fileChunks';
-import { argsBesides, followOneMessage, severalInputsMessage } from './severalInputs';
+import {
+  followOneMessage,
+  joinedDamageNote,
+  readOrder,
+  readOrderNote,
+  severalInputsProblem,
+  unreadableFileProblem,
+} from './severalInputs';
+import { JoinedFiles, joinedName } from '../capture/joinedFiles';
 import { WorkerParsedInput, workerParsedInput } from './parseInWorker';
 import { parseCommandArgs } from './commandArgs';
 import { urlInputMessage } from './urlInput';
@@ -60,14 +68,14 @@ import {
   scrapeGzipDamagedFinding,
 } from '../core/gzipInput';
 
-const HELP = `Usage: stage-lens analyze <file|-> [options]
+const HELP = `Usage: stage-lens analyze <file...|-> [options]
 
 Reads a vLLM-Omni server log (--log-stats) or a /metrics scrape, from a file or from
 stdin ('-'), and prints the per-stage phase split (queued = input wait + ready queued,
 prefill, decode, TTFT) with p50/p90/p99 and the findings. A gzip-compressed input (a
 rotated server.log.1.gz, told by its first bytes) is read as the text inside it, streaming.
-A log and its rotations are read as one log through a pipe, oldest first:
-gzip -dcf server.log.2.gz server.log.1 server.log | stage-lens analyze -
+Several files (a log and its rotations: stage-lens analyze server.log*) are read as one log,
+oldest first by their rotation number or date, each .gz decompressed on its own.
 
 Options:
   --format table|json|csv|trace
@@ -104,7 +112,9 @@ nothing in it was read; the report says why, and how to read a compressed log). 
 .gz cut short or damaged): the report covers the log before the break, and it and stderr say
 where it broke ("the gzip data ends after N MB of log: ..."); exit 0, or 2 when no request came
 before it; 130 after Ctrl-C (143 after SIGTERM) ended a read of stdin, whose report covers what
-was read before it. A URL is not read: pipe a scrape in (curl -s URL | stage-lens analyze -).`;
+was read before it; 1 when a .gz among several files broke off before the last file (the files
+after it were not read; stderr names them). A URL is not read: pipe a scrape in (curl -s URL |
+stage-lens analyze -).`;
 
 type Format = 'table' | 'json' | 'csv' | 'trace';
 
@@ -112,7 +122,7 @@ type Format = 'table' | 'json' | 'csv' | 'trace';
 const INPUT_EXPECTED = "one input file (or '-' for stdin)";
 
 /** What analyze reads: a stream, a file's chunks, or a file parsed in a worker thread. */
-type AnalyzeInput = Readable | AsyncIterable<Buffer> | WorkerParsedInput;
+type AnalyzeInput = Readable | AsyncIterable<Buffer> | WorkerParsedInput | JoinedFiles;
 
 export async function runAnalyze(argv: string[]): Promise<number> {
   const parsed = parseCommandArgs(
@@ -165,24 +175,30 @@ export async function runAnalyze(argv: string[]): Promise<number> {
     process.stderr.write(`stage-lens analyze: --pretty applies to --format json (the format is ${format})\n`);
     return 2;
   }
-  if (parsed.positionals.length > 1) {
-    const { positionals } = parsed;
+  const { positionals } = parsed;
+  if (positionals.length > 1) {
     const message =
       parsed.values.follow === true
         ? followOneMessage(positionals, INPUT_EXPECTED)
-        : severalInputsMessage('analyze', positionals, argsBesides(argv, positionals), INPUT_EXPECTED);
-    process.stderr.write(terminalText(`stage-lens analyze: ${message}\n`));
-    return 2;
+        : severalInputsProblem(positionals, INPUT_EXPECTED);
+    if (message !== null) {
+      process.stderr.write(terminalText(`stage-lens analyze: ${message}\n`));
+      return 2;
+    }
   }
-  if (parsed.positionals.length !== 1) {
+  if (positionals.length === 0) {
     process.stderr.write(`stage-lens analyze: expected ${INPUT_EXPECTED}, got 0\n\n${HELP}\n`);
     return 2;
   }
-  const source = parsed.positionals[0];
-  const asUrl = urlInputMessage('analyze', source);
-  if (asUrl !== null) {
-    process.stderr.write(`stage-lens analyze: ${asUrl}\n`);
-    return 2;
+  // Several files (a log and its rotations) are read as one log, oldest first.
+  const files = positionals.length > 1 ? readOrder(positionals) : null;
+  const source = files === null ? (positionals[0] as string) : joinedName(files);
+  for (const input of files ?? [source]) {
+    const asUrl = urlInputMessage('analyze', input);
+    if (asUrl !== null) {
+      process.stderr.write(`stage-lens analyze: ${asUrl}\n`);
+      return 2;
+    }
   }
   const deployConfig = parsed.values['deploy-config'] ?? null;
   const configProblem = deployConfig === null ? null : deployConfigOptionProblem(deployConfig);
@@ -229,6 +245,14 @@ export async function runAnalyze(argv: string[]): Promise<number> {
       command: 'analyze',
     });
   }
+  if (files !== null) {
+    const unreadableFile = unreadableFileProblem(files);
+    if (unreadableFile !== null) {
+      process.stderr.write(terminalText(`stage-lens analyze: ${unreadableFile}\n`));
+      return 2;
+    }
+    process.stderr.write(terminalText(`stage-lens analyze: ${readOrderNote(files)}\n`));
+  }
   let progress: ProgressLine | null = null;
   // Stdin may never end (`tail -f server.log | stage-lens analyze -`): Ctrl-C or SIGTERM ends
   // the read, and the report of what was read is printed, as `--follow` prints its final summary.
@@ -238,20 +262,21 @@ export async function runAnalyze(argv: string[]): Promise<number> {
     // (parseInWorker.ts). Else, on a terminal the file is streamed so that its progress can be
     // shown; otherwise it is read in large reads, each next one running while the last is parsed
     // (faster, and nobody watches).
-    const inWorker = source === '-' ? null : workerParsedInput(source, format === 'json');
+    const joined = files === null ? null : new JoinedFiles(files);
+    const inWorker = source === '-' || joined !== null ? null : workerParsedInput(source, format === 'json');
     const stream =
       source === '-'
         ? process.stdin
-        : inWorker === null && process.stderr.isTTY === true
+        : inWorker === null && joined === null && process.stderr.isTTY === true
           ? createReadStream(source)
           : null;
     if (source !== '-') {
       const read = inWorker ?? (stream as ReadStream | null);
       if (read !== null) progress = readProgress(read, source);
     }
-    const whole: AnalyzeInput = inWorker ?? stream ?? fileChunks(source);
-    const input =
-      interrupts === null || whole instanceof WorkerParsedInput
+    const whole = inWorker ?? stream ?? joined ?? fileChunks(source);
+    const input: AnalyzeInput =
+      interrupts === null || whole instanceof WorkerParsedInput || whole instanceof JoinedFiles
         ? whole
         : interrupts.until(whole, () => process.stdin.destroy());
     const sourceName = source === '-' ? 'stdin' : source;
@@ -276,7 +301,8 @@ export async function runAnalyze(argv: string[]): Promise<number> {
       if (kind === 'scrape')
         process.stderr.write(terminalText(`stage-lens analyze: ${scrapeRowsNote(sourceName, 'trace')}\n`));
       return (
-        interruptedStatus(interrupts) ?? unreadableStatus({ analysis, kind, empty, unreadable, encoding }, sourceName)
+        interruptedStatus(interrupts) ??
+        unreadableStatus({ analysis, kind, empty, unreadable, encoding }, sourceName, joined)
       );
     }
     const read = await analyzeStream(
@@ -290,7 +316,7 @@ export async function runAnalyze(argv: string[]): Promise<number> {
     );
     if (read.kind === 'scrape' && (window !== null || boot !== null))
       return scrapeSelectionStatus(sourceName, window, boot);
-    return interruptedStatus(interrupts) ?? unreadableStatus(read, sourceName);
+    return interruptedStatus(interrupts) ?? unreadableStatus(read, sourceName, joined);
   } catch (err) {
     process.stderr.write(
       `stage-lens analyze: cannot read ${source}: ${readErrorWords(err as NodeJS.ErrnoException)}\n`,
@@ -341,13 +367,22 @@ function interruptedStatus(interrupts: Interrupts | null): number | null {
 
 /**
  * 2 when the input was empty, or not a text log and gave no request (the report, printed, says
- * why; stderr says it for a script or CI job, which the exit status fails), else 0.
+ * why; stderr says it for a script or CI job, which the exit status fails); 1 when some of several
+ * files were not read (a gzip file before them broke off: the report is not of the whole log); else 0.
  */
-function unreadableStatus({ analysis, kind, empty, unreadable, encoding }: AnalyzeRead, source: string): number {
+function unreadableStatus(
+  { analysis, kind, empty, unreadable, encoding }: AnalyzeRead,
+  source: string,
+  joined: JoinedFiles | null,
+): number {
   const requests = analysis.snapshot().requestCount;
   // Said on stderr too, for a script: the report covers the log (or scrape) before the gzip data broke off.
-  if (encoding.damage !== null && (unreadable?.gzipDamaged === undefined || requests > 0))
-    process.stderr.write(`stage-lens analyze: ${gzipDamageNote(encoding.damage, kind, source)}\n`);
+  if (encoding.damage !== null && (unreadable?.gzipDamaged === undefined || requests > 0 || joined !== null))
+    process.stderr.write(
+      terminalText(
+        `stage-lens analyze: ${joined === null ? gzipDamageNote(encoding.damage, kind, source) : joinedDamageNote(joined, kind)}\n`,
+      ),
+    );
   if (empty) {
     process.stderr.write(`stage-lens analyze: nothing in ${source} was read: it is empty (0 bytes)\n`);
     return 2;
@@ -362,7 +397,7 @@ function unreadableStatus({ analysis, kind, empty, unreadable, encoding }: Analy
     process.stderr.write(`stage-lens analyze: ${windowProblem}\n`);
     return 2;
   }
-  if (unreadable === null || requests > 0) return 0;
+  if (unreadable === null || requests > 0) return joined !== null && joined.unread.length > 0 ? 1 : 0;
   process.stderr.write(terminalText(`stage-lens analyze: nothing in ${source} was read: ${unreadable.message}\n`));
   return 2;
 }

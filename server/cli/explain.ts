@@ -1,9 +1,9 @@
-// `stage-lens explain <file|-|session-folder> [--target T]... [--quantile p95] [--exclude-cold] [--by-boot] [--boot n] [--deploy-config <yaml>] [--format table|json]`
+// `stage-lens explain <file...|-|session-folder> [--target T]... [--quantile p95] [--exclude-cold] [--by-boot] [--boot n] [--deploy-config <yaml>] [--format table|json]`
 // Why the slow requests are slow: tail attribution per target and quantile, load at
 // arrival, the breakdown's parts, percentiles over time, cost per token, and the metrics
 // that do not report.
 import { existsSync } from 'node:fs';
-import { readExplainInput, type ExplainInput } from '../capture/explainInput';
+import { readExplainFiles, readExplainInput, type ExplainInput } from '../capture/explainInput';
 import { explainJsonText, explainReport, type ExplainReport } from '../core/explain/explainReport';
 import { explainTable } from '../core/explain/explainTable';
 import { parseTarget, TARGET_GRAMMAR, unknownTargetsText } from '../core/explain/targets';
@@ -11,7 +11,14 @@ import { TAIL_QUANTILES, type FindingCitation, type TailQuantile } from '../core
 import type { Finding } from '../core/analysis/types';
 import { parseCommandArgs } from './commandArgs';
 import { urlInputMessage } from './urlInput';
-import { argsBesides, severalInputsMessage } from './severalInputs';
+import {
+  joinedDamageNote,
+  readOrder,
+  readOrderNote,
+  severalInputsProblem,
+  unreadableFileProblem,
+} from './severalInputs';
+import { JoinedFiles, joinedName } from '../capture/joinedFiles';
 import { writeOut } from './stdoutWrite';
 import { unreadableInputFinding } from '../core/analysis/unreadableInput';
 import { terminalText } from '../core/textTable';
@@ -25,13 +32,13 @@ import { deployConfigJson, type DeployConfigJson } from '../core/deployConfigUse
 import { sessionRolesNote } from '../core/stageRoles';
 import { markFullRun } from '../codeCacheRun';
 
-const HELP = `Usage: stage-lens explain <file|-|session-folder> [options]
+const HELP = `Usage: stage-lens explain <file...|-|session-folder> [options]
 
 Why a vLLM-Omni server's slow requests are slow. Reads a server log (--log-stats), a
 /metrics scrape, or a saved Stage Lens session folder; '-' reads stdin. A gzip-compressed
 log (a rotated server.log.1.gz, told by its first bytes) is read as the log inside it.
-A log and its rotations are read as one log through a pipe, oldest first:
-gzip -dcf server.log.2.gz server.log.1 server.log | stage-lens explain -
+Several files (a log and its rotations: stage-lens explain server.log*) are read as one log,
+oldest first by their rotation number or date, each .gz decompressed on its own.
 
 Each request's end-to-end time is split into additive parts (docs/breakdown.md):
 preprocess, each stage's input wait / ready queued (or queued), prefill, decode and the
@@ -77,7 +84,8 @@ a window (--since/--until) no request finished in, a /metrics scrape given --sin
 --boot (it has no requests to select), or an input that is not a text log (zstd,
 xz or bzip2 data, binary data: nothing in it was read; the report says why). Gzip data that
 breaks off (a .gz cut short): the report covers the log before the break and says where it
-broke (stderr too); exit 0, or 2 when no request came before it.`;
+broke (stderr too); exit 0, or 2 when no request came before it; 1 when it is one of several
+files and not the last (the files after it were not read; stderr names them).`;
 
 export async function runExplain(argv: string[]): Promise<number> {
   const usage = (message: string): number => {
@@ -105,13 +113,13 @@ export async function runExplain(argv: string[]): Promise<number> {
     return 2;
   }
   const expected = "one input (a file, a session folder, or '-' for stdin)";
-  if (parsed.positionals.length > 1) {
-    const { positionals } = parsed;
-    const message = severalInputsMessage('explain', positionals, argsBesides(argv, positionals), expected);
-    process.stderr.write(terminalText(`stage-lens explain: ${message}\n`));
+  const { positionals } = parsed;
+  const several = positionals.length > 1 ? severalInputsProblem(positionals, expected) : null;
+  if (several !== null) {
+    process.stderr.write(terminalText(`stage-lens explain: ${several}\n`));
     return 2;
   }
-  if (parsed.positionals.length !== 1) return usage(`expected ${expected}, got 0`);
+  if (positionals.length === 0) return usage(`expected ${expected}, got 0`);
   const targets: string[] = [];
   for (const t of (parsed.values.target as string[] | undefined) ?? []) {
     const target = parseTarget(t);
@@ -143,12 +151,25 @@ export async function runExplain(argv: string[]): Promise<number> {
   }
   // In the order the report's columns run.
   quantiles.sort((a, b) => TAIL_QUANTILES.indexOf(a) - TAIL_QUANTILES.indexOf(b));
-  const source = parsed.positionals[0];
-  const asUrl = urlInputMessage('explain', source);
-  if (asUrl !== null) {
-    process.stderr.write(`stage-lens explain: ${asUrl}\n`);
-    return 2;
+  // Several files (a log and its rotations) are read as one log, oldest first.
+  const files = positionals.length > 1 ? readOrder(positionals) : null;
+  const source = files === null ? (positionals[0] as string) : joinedName(files);
+  for (const input of files ?? [source]) {
+    const asUrl = urlInputMessage('explain', input);
+    if (asUrl !== null) {
+      process.stderr.write(`stage-lens explain: ${asUrl}\n`);
+      return 2;
+    }
   }
+  if (files !== null) {
+    const unreadableFile = unreadableFileProblem(files);
+    if (unreadableFile !== null) {
+      process.stderr.write(terminalText(`stage-lens explain: ${unreadableFile}\n`));
+      return 2;
+    }
+    process.stderr.write(terminalText(`stage-lens explain: ${readOrderNote(files)}\n`));
+  }
+  const joined = files === null ? null : new JoinedFiles(files);
   const deployConfig = (parsed.values['deploy-config'] as string | undefined) ?? null;
   const configProblem = deployConfig === null ? null : deployConfigOptionProblem(deployConfig);
   if (configProblem !== null) {
@@ -165,7 +186,11 @@ export async function runExplain(argv: string[]): Promise<number> {
   let gzipDamage: GzipDamageProblem | null;
   let kind: 'log' | 'scrape' = 'log';
   try {
-    const raw = await readExplainInput(source, process.stdin, deployConfig, boot === null ? {} : { boot });
+    const readOptions = boot === null ? {} : { boot };
+    const raw =
+      joined === null
+        ? await readExplainInput(source, process.stdin, deployConfig, readOptions)
+        : await readExplainFiles(joined, deployConfig, readOptions);
     // A scrape has no requests to select: either option is a usage problem, said before any report.
     const scrapeProblem =
       raw.kind === 'scrape'
@@ -243,8 +268,8 @@ export async function runExplain(argv: string[]): Promise<number> {
       const header = headerSourceName(encodedSourceName(inputName, { compression }), gzipDamage);
       await writeOut(terminalText(scrapeText(report, header, input.scrapeChecks ?? [])));
       if (gzipDamage !== null)
-        process.stderr.write(terminalText(`stage-lens explain: ${gzipDamageNote(gzipDamage, kind, inputName)}\n`));
-      return 0;
+        process.stderr.write(terminalText(`stage-lens explain: ${damageNote(gzipDamage, kind, inputName, joined)}\n`));
+      return unreadStatus(joined);
     }
   } catch (err) {
     process.stderr.write(`stage-lens explain: ${err instanceof Error ? err.message : String(err)}\n`);
@@ -273,13 +298,28 @@ export async function runExplain(argv: string[]): Promise<number> {
   // A scrape has no requests: its series before a gzip break are what it holds (its finding says so).
   const unreadable =
     report.requestCount === 0 && kind !== 'scrape' ? unreadableInputFinding(report.findings) : undefined;
-  if (gzipDamage !== null && unreadable === undefined)
-    process.stderr.write(terminalText(`stage-lens explain: ${gzipDamageNote(gzipDamage, kind, name)}\n`));
+  if (gzipDamage !== null && (unreadable === undefined || joined !== null))
+    process.stderr.write(terminalText(`stage-lens explain: ${damageNote(gzipDamage, kind, name, joined)}\n`));
   if (unreadable !== undefined) {
     process.stderr.write(`stage-lens explain: ${name}: ${unreadable.message}\n`);
     return 2;
   }
-  return 0;
+  return unreadStatus(joined);
+}
+
+/** Where the gzip data broke off and what the report covers; of several files, which were not read. */
+function damageNote(
+  damage: GzipDamageProblem,
+  kind: 'log' | 'scrape',
+  name: string,
+  joined: JoinedFiles | null,
+): string {
+  return joined === null ? gzipDamageNote(damage, kind, name) : joinedDamageNote(joined, kind);
+}
+
+/** 1 when some of several files were not read (a gzip file before them broke off: the report is not of the whole log), else 0. */
+function unreadStatus(joined: JoinedFiles | null): number {
+  return joined !== null && joined.unread.length > 0 ? 1 : 0;
 }
 
 /** `name`: the scrape's, as a header names it ("metrics.prom.gz (gzip), partial: gzip data cut after 24 KB"). */

@@ -1,34 +1,51 @@
-// Several files given to a command that reads one input (analyze, explain): most often a log and
+// Several files given to a command that reads one log (analyze, explain): most often a log and
 // its rotations (`server.log*`, which a shell lists newest first: server.log, server.log.1, …).
-// The message gives the pipe that reads them as one log, oldest first, with the command's other
-// arguments; `gzip -dcf` passes plain files through, so rotated .gz files mix with plain ones.
+// They are read as one log, oldest first by their rotation number or `dateext` date, other names
+// in the order given (capture/joinedFiles.ts); stdin among them, or --follow, cannot be.
+import { closeSync, fstatSync, openSync } from 'node:fs';
 import { describeArgv } from '../core/shellWords';
-import { oldestFirst, rotationAge } from '../core/rotationOrder';
+import { oldestFirst } from '../core/rotationOrder';
+import { readErrorWords } from './deployConfigOption';
+import { baseName } from '../core/baseName';
+import { gzipDamageText, type GzipInputKind } from '../core/gzipInput';
+import type { JoinedFiles } from '../capture/joinedFiles';
 
 const STDIN_INPUT = '-';
 
+/** Why `inputs` (more than one) cannot be read as one log, or null when they can. */
+export function severalInputsProblem(inputs: readonly string[], expected: string): string | null {
+  if (!inputs.includes(STDIN_INPUT)) return null;
+  return `expected ${expected}, got ${inputs.length}: stdin is one input; give the files alone (they are read as one log, oldest first), or pipe them all in.`;
+}
+
+/** The files in the order they are read as one log: oldest first. */
+export function readOrder(inputs: readonly string[]): string[] {
+  return oldestFirst(inputs);
+}
+
+/** Said on stderr before the report: which files were read as one log, in which order. */
+export function readOrderNote(files: readonly string[]): string {
+  return `read as one log, oldest first: ${files.join(', ')}`;
+}
+
 /**
- * What to say when `command` got several inputs: they are read as one log through a pipe, oldest
- * first; `rest`, the command's other arguments as given. Without a way to pipe them (one of them
- * is stdin already), only that one input is read.
+ * "cannot read server.log.1: no such file" for the first of `files` that cannot be read as a file
+ * (a directory, a missing or forbidden file); null when all can. Checked before any is read, so a
+ * report is never cut short by the third file.
  */
-export function severalInputsMessage(
-  command: string,
-  inputs: readonly string[],
-  rest: readonly string[],
-  expected: string,
-): string {
-  const got = `expected ${expected}, got ${inputs.length}`;
-  if (inputs.includes(STDIN_INPUT)) return `${got}: stdin is one input; read one file, or pipe the others in.`;
-  const ordered = oldestFirst(inputs);
-  const rotated = ordered.some((f) => rotationAge(f) !== null);
-  const reader = ordered.some((f) => f.endsWith('.gz')) ? ['gzip', '-dcf'] : ['cat'];
-  // A name that starts with '-' would be read as an option.
-  const files = ordered.some((f) => f.startsWith('-')) ? ['--', ...ordered] : ordered;
-  const pipe = `${describeArgv([...reader, ...files])} | ${describeArgv(['stage-lens', command, STDIN_INPUT, ...rest])}`;
-  return rotated
-    ? `${got}. To read a log and its rotations as one log, pipe them in, oldest first: ${pipe}`
-    : `${got}. To read them as one log, pipe them in, in the order the server wrote them: ${pipe}`;
+export function unreadableFileProblem(files: readonly string[]): string | null {
+  for (const file of files) {
+    let fd: number | null = null;
+    try {
+      fd = openSync(file, 'r');
+      if (fstatSync(fd).isDirectory()) return `cannot read ${file}: is a directory`;
+    } catch (err) {
+      return `cannot read ${file}: ${readErrorWords(err as NodeJS.ErrnoException)}`;
+    } finally {
+      if (fd !== null) closeSync(fd);
+    }
+  }
+  return null;
 }
 
 /** `analyze --follow` of several files: it follows the one being written, the newest. */
@@ -37,14 +54,15 @@ export function followOneMessage(inputs: readonly string[], expected: string): s
   return `expected ${expected}, got ${inputs.length}: --follow follows the one log the server is writing (${describeArgv(['stage-lens', 'analyze', '--follow', newest])}); a rotated log is done growing.`;
 }
 
-/** `argv` without the positionals `inputs` (each taken out once, where it stands): the command's other arguments. */
-export function argsBesides(argv: readonly string[], inputs: readonly string[]): string[] {
-  const left = [...inputs];
-  const out: string[] = [];
-  for (const arg of argv) {
-    const at = left.indexOf(arg);
-    if (at === -1) out.push(arg);
-    else left.splice(at, 1);
-  }
-  return out.filter((arg) => arg !== '--');
+/**
+ * Where the gzip data of one of several files broke off and what the report then covers: the
+ * log before the break; the rest of that file and the files after it were not read.
+ */
+export function joinedDamageNote(joined: JoinedFiles, kind: GzipInputKind): string {
+  const damage = joined.encoding.damage;
+  const broken = joined.brokenFile;
+  if (damage === null || broken === null) return '';
+  const { logBytes, zlibMessage } = damage.gzipDamaged;
+  const later = joined.unread.length === 0 ? '' : `, nor ${joined.unread.join(', ')} after it`;
+  return `${gzipDamageText(logBytes, zlibMessage, kind, baseName(broken))}; the report covers ${kind === 'log' ? 'the log' : 'the series'} before it, the rest of ${broken} was not read${later}`;
 }

@@ -1,6 +1,8 @@
-// A log and its rotations given to analyze (as a shell lists `server.log*`: newest first): the
-// message's pipe, run as printed by a real shell with a real gzip, reads every request of the log
-// as the whole file does, oldest first; explain says the same; --follow names the current log.
+// A log and its rotations given to analyze and explain (as a shell lists `server.log*`: newest
+// first), cut inside tables and inside a line as copytruncate cuts: read as one log, oldest first,
+// they give every request of the whole file; the pipe the README gives for the same files, run by a
+// real shell with a real gzip, gives the same. A missing file is named before anything is read; a
+// .gz breaking off before the last file ends the read there, says which files were not read, exit 1.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -14,32 +16,57 @@ const ROOT = path.resolve(__dirname, '..', '..');
 const SAMPLE = path.join(ROOT, 'samples', 'qwen3-tts-first-audio-cold-start.log');
 const dir = tempFolder('stage-lens-rotated-');
 
+type Doc = { requests: { requestId: string; timestamp: string }[]; boots: number; problems: unknown[] };
+
 /** The sample as logrotate leaves it: two older parts (the oldest compressed), the current log. */
-function rotate(): void {
-  const lines = fs.readFileSync(SAMPLE, 'utf8').split(/(?<=\n)/);
-  // Cuts inside tables: a record runs on from one file into the next.
-  const parts = [lines.slice(0, 503), lines.slice(503, 977), lines.slice(977)].map((p) => p.join(''));
-  fs.writeFileSync(path.join(dir, 'server.log.2.gz'), zlib.gzipSync(parts[0] ?? ''));
-  fs.writeFileSync(path.join(dir, 'server.log.1'), parts[1] ?? '');
-  fs.writeFileSync(path.join(dir, 'server.log'), parts[2] ?? '');
+function rotate(): Buffer[] {
+  const text = fs.readFileSync(SAMPLE);
+  const lines = text.toString('utf8').split(/(?<=\n)/);
+  // Cuts inside tables (a record runs on from one file into the next), the second inside a line.
+  const first = Buffer.byteLength(lines.slice(0, 503).join(''));
+  const second = Buffer.byteLength(lines.slice(0, 977).join('')) + 30;
+  const parts = [text.subarray(0, first), text.subarray(first, second), text.subarray(second)];
+  fs.writeFileSync(path.join(dir, 'server.log.2.gz'), zlib.gzipSync(parts[0] as Buffer));
+  fs.writeFileSync(path.join(dir, 'server.log.1'), parts[1] as Buffer);
+  fs.writeFileSync(path.join(dir, 'server.log'), parts[2] as Buffer);
   // `stage-lens` on the PATH, as an installed CLI is.
   const bin = path.join(dir, 'bin');
-  fs.mkdirSync(bin);
+  fs.mkdirSync(bin, { recursive: true });
   fs.writeFileSync(path.join(bin, 'stage-lens'), `#!/bin/sh\nexec "${process.execPath}" "${CLI}" "$@"\n`, {
     mode: 0o755,
   });
+  return parts;
 }
 
-test("several files: exit 2 with the pipe that reads them oldest first, and that pipe reads the whole log's requests", () => {
+function requestsOf(doc: Doc): string[] {
+  return doc.requests.map((q) => `${q.requestId} ${q.timestamp}`);
+}
+
+test('several files are read as one log, oldest first: the requests, boots and problems of the whole file', () => {
   rotate();
   const r = cli(['analyze', 'server.log', 'server.log.1', 'server.log.2.gz', '--format', 'json'], { cwd: dir });
-  assert.equal(r.status, 2);
-  assert.equal(r.stdout, '');
-  const pipe = 'gzip -dcf server.log.2.gz server.log.1 server.log | stage-lens analyze - --format json';
+  assert.equal(r.status, 0, r.stderr);
   assert.equal(
     r.stderr,
-    `stage-lens analyze: expected one input file (or '-' for stdin), got 3. To read a log and its rotations as one log, pipe them in, oldest first: ${pipe}\n`,
+    'stage-lens analyze: read as one log, oldest first: server.log.2.gz, server.log.1, server.log\n',
   );
+  const joined = JSON.parse(r.stdout) as Doc;
+  const whole = JSON.parse(cli(['analyze', SAMPLE, '--format', 'json']).stdout) as Doc;
+  assert.equal(joined.requests.length, 25);
+  assert.deepEqual(requestsOf(joined), requestsOf(whole));
+  assert.equal(joined.boots, 2);
+  assert.deepEqual(joined.problems, whole.problems);
+
+  // The table names the files in the order read.
+  const table = cli(['analyze', 'server.log.1', 'server.log.2.gz', 'server.log'], { cwd: dir });
+  assert.equal(table.status, 0, table.stderr);
+  assert.match(
+    table.stdout,
+    /^Stage Lens: 25 requests, 2 stages, 2 server boots .* from server\.log\.2\.gz \+ server\.log\.1 \+ server\.log\n/,
+  );
+
+  // The pipe the README gives for the same files reads the same log.
+  const pipe = 'gzip -dcf server.log.2.gz server.log.1 server.log | stage-lens analyze - --format json';
   const piped = spawnSync('bash', ['-c', pipe], {
     cwd: dir,
     encoding: 'utf8',
@@ -47,30 +74,64 @@ test("several files: exit 2 with the pipe that reads them oldest first, and that
     maxBuffer: 64 << 20,
   });
   assert.equal(piped.status, 0, piped.stderr);
-  const whole = cli(['analyze', SAMPLE, '--format', 'json']);
-  type Doc = { requests: { requestId: string; timestamp: string }[]; boots: number; problems: unknown[] };
-  const fromPipe = JSON.parse(piped.stdout) as Doc;
-  const fromFile = JSON.parse(whole.stdout) as Doc;
-  assert.equal(fromPipe.requests.length, 25);
-  assert.deepEqual(
-    fromPipe.requests.map((q) => `${q.requestId} ${q.timestamp}`),
-    fromFile.requests.map((q) => `${q.requestId} ${q.timestamp}`),
-  );
-  assert.equal(fromPipe.boots, 2);
-  assert.deepEqual(fromPipe.problems, fromFile.problems);
+  assert.deepEqual(requestsOf(JSON.parse(piped.stdout) as Doc), requestsOf(whole));
 });
 
-test('explain says the same; --follow of several files names the log being written', () => {
-  const explained = cli(['explain', 'server.log', 'server.log.1', '--target', 'e2e'], { cwd: dir });
-  assert.equal(explained.status, 2);
-  assert.match(
-    explained.stderr,
-    /^stage-lens explain: expected one input \(a file, a session folder, or '-' for stdin\), got 2\. .*: cat server\.log\.1 server\.log \| stage-lens explain - --target e2e\n$/,
+test('explain reads them the same way; --follow of several names the log being written; stdin cannot join them', () => {
+  rotate();
+  const explained = cli(
+    ['explain', 'server.log', 'server.log.1', 'server.log.2.gz', '--target', 'e2e', '--format', 'json'],
+    {
+      cwd: dir,
+    },
   );
+  assert.equal(explained.status, 0, explained.stderr);
+  assert.equal(
+    explained.stderr,
+    'stage-lens explain: read as one log, oldest first: server.log.2.gz, server.log.1, server.log\n',
+  );
+  const wholeExplained = cli(['explain', SAMPLE, '--target', 'e2e', '--format', 'json']);
+  type Explained = { requestCount: number; source: string };
+  const joined = JSON.parse(explained.stdout) as Explained;
+  assert.equal(joined.requestCount, (JSON.parse(wholeExplained.stdout) as Explained).requestCount);
+  assert.equal(joined.requestCount, 25);
+  assert.equal(joined.source, 'server.log.2.gz + server.log.1 + server.log');
+
   const followed = cli(['analyze', '--follow', 'server.log.1', 'server.log'], { cwd: dir });
   assert.equal(followed.status, 2);
   assert.match(
     followed.stderr,
     /--follow follows the one log the server is writing \(stage-lens analyze --follow server\.log\)/,
   );
+  const withStdin = cli(['analyze', '-', 'server.log'], { cwd: dir, input: '' });
+  assert.equal(withStdin.status, 2);
+  assert.match(withStdin.stderr, /stdin is one input; give the files alone/);
+});
+
+test('a missing file is named before anything is read; a .gz breaking off ends the read there, exit 1', () => {
+  const parts = rotate();
+  const missing = cli(['analyze', 'server.log', 'server.log.3.gz', '--format', 'json'], { cwd: dir });
+  assert.equal(missing.status, 2);
+  assert.equal(missing.stdout, '');
+  assert.equal(missing.stderr, 'stage-lens analyze: cannot read server.log.3.gz: no such file\n');
+
+  const gz = zlib.gzipSync(Buffer.concat([parts[0] as Buffer, parts[1] as Buffer]));
+  const cut = gz.subarray(0, gz.length >> 1);
+  fs.writeFileSync(path.join(dir, 'broken.log.1.gz'), cut);
+  fs.writeFileSync(path.join(dir, 'broken.log'), parts[2] as Buffer);
+  fs.writeFileSync(path.join(dir, 'kept.log'), zlib.gunzipSync(cut, { finishFlush: zlib.constants.Z_SYNC_FLUSH }));
+  const broken = cli(['analyze', 'broken.log', 'broken.log.1.gz', '--format', 'json'], { cwd: dir });
+  assert.equal(broken.status, 1, broken.stderr);
+  const lines = broken.stderr.trimEnd().split('\n');
+  assert.equal(lines[0], 'stage-lens analyze: read as one log, oldest first: broken.log.1.gz, broken.log');
+  assert.match(
+    lines[1] ?? '',
+    /^stage-lens analyze: the gzip data of broken\.log\.1\.gz ends after .* of log: unexpected end of file; the report covers the log before it, the rest of broken\.log\.1\.gz was not read, nor broken\.log after it$/,
+  );
+  const kept = JSON.parse(cli(['analyze', 'kept.log', '--format', 'json'], { cwd: dir }).stdout) as Doc;
+  const read = JSON.parse(broken.stdout) as Doc & { findings: { code: string; message: string }[] };
+  assert.deepEqual(requestsOf(read), requestsOf(kept));
+  assert.ok(read.requests.length > 0 && read.requests.length < 25, String(read.requests.length));
+  const finding = read.findings.find((f) => f.code === 'input-gzip-damaged');
+  assert.match(finding?.message ?? '', /^The gzip data of broken\.log\.1\.gz ends after /);
 });

@@ -1,43 +1,47 @@
-// Several files given to analyze or explain, which read one input: the message orders a log and
-// its rotations oldest first (a shell lists `server.log*` newest first) and gives the pipe that
-// reads them as one log, with the command's other arguments.
+// Several files given to analyze or explain: read as one log, a log and its rotations oldest first
+// (a shell lists `server.log*` newest first); stdin among them, or --follow, is refused with why;
+// a file that cannot be read is named before anything is read.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { argsBesides, followOneMessage, severalInputsMessage } from '../../server/cli/severalInputs';
-import { oldestFirst } from '../../server/core/rotationOrder';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import {
+  followOneMessage,
+  readOrder,
+  readOrderNote,
+  severalInputsProblem,
+  unreadableFileProblem,
+} from '../../server/cli/severalInputs';
 
 const EXPECTED = "one input file (or '-' for stdin)";
 
 test('rotations oldest first: numbered by their number, dated by their date, the current log last', () => {
-  assert.deepEqual(oldestFirst(['server.log', 'server.log.1', 'server.log.10.gz', 'server.log.2.gz']), [
+  assert.deepEqual(readOrder(['server.log', 'server.log.1', 'server.log.10.gz', 'server.log.2.gz']), [
     'server.log.10.gz',
     'server.log.2.gz',
     'server.log.1',
     'server.log',
   ]);
-  assert.deepEqual(oldestFirst(['omni.log', 'omni.log-20261130.gz', 'omni.log-20261128', 'omni.log-2026112912']), [
+  assert.deepEqual(readOrder(['omni.log', 'omni.log-20261130.gz', 'omni.log-20261128', 'omni.log-2026112912']), [
     'omni.log-20261128',
     'omni.log-2026112912',
     'omni.log-20261130.gz',
     'omni.log',
   ]);
   // Names that are no rotations keep the order given.
-  assert.deepEqual(oldestFirst(['b.log', 'a.log']), ['b.log', 'a.log']);
+  assert.deepEqual(readOrder(['b.log', 'a.log']), ['b.log', 'a.log']);
+  assert.equal(
+    readOrderNote(['server.log.2.gz', 'server.log.1', 'server.log']),
+    'read as one log, oldest first: server.log.2.gz, server.log.1, server.log',
+  );
 });
 
-test('the message: the pipe oldest first, gzip -dcf when a file is gzip, the other arguments kept, names quoted', () => {
+test('stdin among several inputs, or --follow of several, is refused with what to do instead', () => {
+  assert.equal(severalInputsProblem(['a.log', 'b.log'], EXPECTED), null);
   assert.equal(
-    severalInputsMessage('analyze', ['server.log', 'server.log.1', 'server.log.2.gz'], ['--format', 'json'], EXPECTED),
-    "expected one input file (or '-' for stdin), got 3. To read a log and its rotations as one log, pipe them in, oldest first: " +
-      'gzip -dcf server.log.2.gz server.log.1 server.log | stage-lens analyze - --format json',
-  );
-  assert.equal(
-    severalInputsMessage('explain', ['run 1.log', '-x.log'], ['--target', 'e2e'], 'one input'),
-    "expected one input, got 2. To read them as one log, pipe them in, in the order the server wrote them: cat -- 'run 1.log' -x.log | stage-lens explain - --target e2e",
-  );
-  assert.equal(
-    severalInputsMessage('analyze', ['-', 'b.log'], [], EXPECTED),
-    "expected one input file (or '-' for stdin), got 2: stdin is one input; read one file, or pipe the others in.",
+    severalInputsProblem(['-', 'b.log'], EXPECTED),
+    "expected one input file (or '-' for stdin), got 2: stdin is one input; give the files alone (they are read as one log, oldest first), or pipe them all in.",
   );
   assert.equal(
     followOneMessage(['server.log', 'server.log.1'], EXPECTED),
@@ -45,14 +49,18 @@ test('the message: the pipe oldest first, gzip -dcf when a file is gzip, the oth
   );
 });
 
-test('the other arguments: the command line without the inputs, each taken out once', () => {
-  assert.deepEqual(argsBesides(['a.log', '--format', 'csv', 'b.log', '--exclude-cold'], ['a.log', 'b.log']), [
-    '--format',
-    'csv',
-    '--exclude-cold',
-  ]);
-  assert.deepEqual(argsBesides(['--since', '10:00', '--', '-a.log', '-b.log'], ['-a.log', '-b.log']), [
-    '--since',
-    '10:00',
-  ]);
+test('the first file that cannot be read is named, before any is read', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'stage-lens-several-'));
+  try {
+    const log = path.join(dir, 'server.log');
+    fs.writeFileSync(log, 'x\n');
+    assert.equal(unreadableFileProblem([log]), null);
+    assert.equal(
+      unreadableFileProblem([path.join(dir, 'server.log.1'), log]),
+      `cannot read ${path.join(dir, 'server.log.1')}: no such file`,
+    );
+    assert.equal(unreadableFileProblem([log, dir]), `cannot read ${dir}: is a directory`);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
 });
