@@ -119,7 +119,7 @@ stage-lens analyze -).`;
 type Format = 'table' | 'json' | 'csv' | 'trace';
 
 /** What analyze reads, as its usage errors say it. */
-const INPUT_EXPECTED = "one input file (or '-' for stdin)";
+const INPUT_EXPECTED = "an input file (several: read as one log), or '-' for stdin";
 
 /** What analyze reads: a stream, a file's chunks, or a file parsed in a worker thread. */
 type AnalyzeInput = Readable | AsyncIterable<Buffer> | WorkerParsedInput | JoinedFiles;
@@ -177,10 +177,7 @@ export async function runAnalyze(argv: string[]): Promise<number> {
   }
   const { positionals } = parsed;
   if (positionals.length > 1) {
-    const message =
-      parsed.values.follow === true
-        ? followOneMessage(positionals, INPUT_EXPECTED)
-        : severalInputsProblem(positionals, INPUT_EXPECTED);
+    const message = parsed.values.follow === true ? followOneMessage(positionals) : severalInputsProblem(positionals);
     if (message !== null) {
       process.stderr.write(terminalText(`stage-lens analyze: ${message}\n`));
       return 2;

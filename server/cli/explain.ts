@@ -112,9 +112,9 @@ export async function runExplain(argv: string[]): Promise<number> {
     process.stderr.write(`stage-lens explain: --format must be table or json (got '${format}')\n`);
     return 2;
   }
-  const expected = "one input (a file, a session folder, or '-' for stdin)";
+  const expected = "an input (a file, several read as one log, a session folder, or '-' for stdin)";
   const { positionals } = parsed;
-  const several = positionals.length > 1 ? severalInputsProblem(positionals, expected) : null;
+  const several = positionals.length > 1 ? severalInputsProblem(positionals) : null;
   if (several !== null) {
     process.stderr.write(terminalText(`stage-lens explain: ${several}\n`));
     return 2;

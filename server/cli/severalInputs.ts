@@ -13,9 +13,9 @@ import type { JoinedFiles } from '../capture/joinedFiles';
 const STDIN_INPUT = '-';
 
 /** Why `inputs` (more than one) cannot be read as one log, or null when they can. */
-export function severalInputsProblem(inputs: readonly string[], expected: string): string | null {
+export function severalInputsProblem(inputs: readonly string[]): string | null {
   if (!inputs.includes(STDIN_INPUT)) return null;
-  return `expected ${expected}, got ${inputs.length}: stdin is one input; give the files alone (they are read as one log, oldest first), or pipe them all in.`;
+  return `'-' (stdin) is read alone, not with other inputs (got ${inputs.length}): give the files alone (they are read as one log, oldest first), or pipe them all in.`;
 }
 
 /** The files in the order they are read as one log: oldest first. */
@@ -49,9 +49,9 @@ export function unreadableFileProblem(files: readonly string[]): string | null {
 }
 
 /** `analyze --follow` of several files: it follows the one being written, the newest. */
-export function followOneMessage(inputs: readonly string[], expected: string): string {
+export function followOneMessage(inputs: readonly string[]): string {
   const newest = oldestFirst(inputs).at(-1) ?? '';
-  return `expected ${expected}, got ${inputs.length}: --follow follows the one log the server is writing (${describeArgv(['stage-lens', 'analyze', '--follow', newest])}); a rotated log is done growing.`;
+  return `--follow follows one file, got ${inputs.length}: the one log the server is writing (${describeArgv(['stage-lens', 'analyze', '--follow', newest])}); a rotated log is done growing (without --follow, several files are read as one log).`;
 }
 
 /**

@@ -101,11 +101,11 @@ test('explain reads them the same way; --follow of several names the log being w
   assert.equal(followed.status, 2);
   assert.match(
     followed.stderr,
-    /--follow follows the one log the server is writing \(stage-lens analyze --follow server\.log\)/,
+    /^stage-lens analyze: --follow follows one file, got 2: the one log the server is writing \(stage-lens analyze --follow server\.log\)/,
   );
   const withStdin = cli(['analyze', '-', 'server.log'], { cwd: dir, input: '' });
   assert.equal(withStdin.status, 2);
-  assert.match(withStdin.stderr, /stdin is one input; give the files alone/);
+  assert.match(withStdin.stderr, /^stage-lens analyze: '-' \(stdin\) is read alone, not with other inputs \(got 2\)/);
 });
 
 test('a missing file is named before anything is read; a .gz breaking off ends the read there, exit 1', () => {
