@@ -11,7 +11,7 @@ import { looksLikePrometheus } from '../core/inputKind';
 import { KIND_HEAD_BYTES, MAX_SCRAPE_BYTES, readByKind, type ChunkReader, type InputKind } from './inputByKind';
 import { histogramRowsOfScrape, histogramRowsOfSummaries, LogRunReader, runStageRolesOf } from '../core/compare';
 import type { RunData } from '../core/compare';
-import { importFile, readChunkAt } from './importFile';
+import { fileReads, readChunkAt } from './importFile';
 import { SessionFiles } from './sessionFiles';
 import type { SessionMeta } from './storage/storedMeta';
 import { fileChunks } from './fileChunks';
@@ -170,7 +170,8 @@ export function scrapeOfLogSession(files: SessionFiles, source: string): LogSess
 
 async function loadLogFile(file: string, source: string, options: LoadRunOptions): Promise<RunData> {
   const reader = readerOf(options);
-  await importFile(file, (chunk) => reader.push(chunk));
+  // A plain log (a gzip file is read as a stream, through gunzip): its bytes as they are.
+  for await (const chunk of fileReads(file)) reader.push(chunk);
   return logRun(reader, source);
 }
 

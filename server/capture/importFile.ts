@@ -1,9 +1,9 @@
-// One-shot read of a whole log file in bounded chunks ("Import Log…"), with progress and
-// cancellation; a gzip file (logrotate's `server.log.1.gz`) is read as the log inside it. Also the chunk reader the tail source uses, so both read the same way:
-// never more than two chunks in memory (one parsed, one being read), and an await between
-// chunks so a multi-GB file does not hold the event loop.
+// One-shot read of a whole file in bounded chunks ("Import Log…"), with progress and
+// cancellation (joinedFiles.ts reads a gzip file among them as the log inside it). Also the chunk
+// reader the tail source uses, so both read the same way: never more than two chunks in memory
+// (one parsed, one being read), and an await between chunks so a multi-GB file does not hold
+// the event loop.
 import * as fsp from 'node:fs/promises';
-import { gunzipIfGzip, type InputEncoding } from './gunzipInput';
 
 /** 1 MB: large enough that syscalls are not the cost, small enough to keep the loop responsive. */
 export const DEFAULT_CHUNK_BYTES = 1 << 20;
@@ -16,7 +16,7 @@ export interface FileProgress {
 }
 
 export interface ImportOptions {
-  /** Abort to cancel; `importFile` then rejects with the signal's reason (an `AbortError` by default). */
+  /** Abort to cancel; the reads then throw the signal's reason (an `AbortError` by default). */
   readonly signal?: AbortSignal;
   /** Called after every chunk, and once before the first. */
   readonly onProgress?: (progress: FileProgress) => void;
@@ -31,22 +31,12 @@ export async function readChunkAt(handle: fsp.FileHandle, position: number, maxB
   return bytesRead === maxBytes ? buffer : Buffer.from(buffer.subarray(0, bytesRead));
 }
 
-/** The whole read: the file's bytes, and whether they were gzip (and where its data broke off). */
-export interface ImportResult extends FileProgress {
-  readonly encoding: InputEncoding;
-}
-
 /**
- * Reads `path` from start to end of file, calling `onChunk` with each chunk of log in order: a
- * gzip file's decompressed text (gunzipInput.ts), any other file's bytes. Progress counts the
- * file's bytes. Resolves with the final progress and the encoding; rejects on I/O errors or when
- * `signal` aborts (a gzip file's damage is no error: the encoding says it).
+ * The bytes of `path` from start to end of file, in order, progress after each chunk; throws on
+ * I/O errors (the open's ENOENT included) or when `signal` aborts. The file is closed when the
+ * reads end or the caller stops.
  */
-export async function importFile(
-  path: string,
-  onChunk: (chunk: Buffer) => void,
-  options: ImportOptions = {},
-): Promise<ImportResult> {
+export async function* fileReads(path: string, options: ImportOptions = {}): AsyncGenerator<Buffer, void, undefined> {
   const { signal, onProgress } = options;
   const chunkBytes = options.chunkBytes ?? DEFAULT_CHUNK_BYTES;
   signal?.throwIfAborted();
@@ -55,29 +45,23 @@ export async function importFile(
     let size = (await handle.stat()).size;
     let bytesRead = 0;
     onProgress?.({ bytesRead, size });
-    async function* fileReads(): AsyncGenerator<Buffer, void, undefined> {
-      // One read ahead: the next chunk is read from disk while this one is parsed, so the
-      // parser does not sit idle waiting for each read (at most two chunks in memory).
+    // One read ahead: the next chunk is read from disk while this one is parsed, so the
+    // parser does not sit idle waiting for each read (at most two chunks in memory).
+    let next: Promise<Buffer> = readChunkAt(handle, 0, chunkBytes);
+    for (;;) {
+      const chunk: Buffer = await next;
+      // Checked again after the read: a cancel during a slow read must not deliver more bytes.
       signal?.throwIfAborted();
-      let next: Promise<Buffer> = readChunkAt(handle, 0, chunkBytes);
-      for (;;) {
-        const chunk: Buffer = await next;
-        // Checked again after the read: a cancel during a slow read must not deliver more bytes.
-        signal?.throwIfAborted();
-        if (chunk.length === 0) return;
-        bytesRead += chunk.length;
-        size = Math.max(size, bytesRead);
-        next = readChunkAt(handle, bytesRead, chunkBytes);
-        // A read still in flight when onChunk throws must not end as an unhandled rejection
-        // (close() below waits for it).
-        next.catch(() => undefined);
-        yield chunk;
-        onProgress?.({ bytesRead, size });
-      }
+      if (chunk.length === 0) return;
+      bytesRead += chunk.length;
+      size = Math.max(size, bytesRead);
+      next = readChunkAt(handle, bytesRead, chunkBytes);
+      // A read still in flight when the caller stops must not end as an unhandled rejection
+      // (close() below waits for it).
+      next.catch(() => undefined);
+      yield chunk;
+      onProgress?.({ bytesRead, size });
     }
-    const { chunks, encoding } = gunzipIfGzip(fileReads());
-    for await (const chunk of chunks) onChunk(chunk);
-    return { bytesRead, size, encoding };
   } finally {
     await handle.close();
   }

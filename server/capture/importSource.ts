@@ -6,16 +6,16 @@
 // lines are counted through the files.
 import * as fsp from 'node:fs/promises';
 import { baseName } from '../core/baseName';
-import { gzipDamageText, type GzipDamageProblem, type GzipInputKind } from '../core/gzipInput';
-import { importFile } from './importFile';
-import type { FileProgress } from './importFile';
+import type { GzipInputKind } from '../core/gzipInput';
+import { fileReads, type FileProgress } from './importFile';
+import { JoinedFiles } from './joinedFiles';
 import { KIND_HEAD_BYTES, kindOfHead, MAX_SCRAPE_BYTES } from './inputByKind';
 import type { CaptureListener, CaptureSource } from './source';
 
-/** What the files gave: the bytes read, and the gzip damage that stopped the read (with its file's place in the list). */
+/** What the files gave: the bytes read, and the files read (their gzip damage, the files not read after it). */
 interface FilesRead {
   readonly progress: FileProgress;
-  readonly damage: { readonly problem: GzipDamageProblem; readonly fileIndex: number } | null;
+  readonly joined: JoinedFiles;
 }
 
 export class ImportSource implements CaptureSource {
@@ -68,23 +68,23 @@ export class ImportSource implements CaptureSource {
       if (headBytes >= KIND_HEAD_BYTES) decide();
     };
     this.done = this.readFiles(onChunk).then(
-      ({ progress, damage }) => {
+      ({ progress, joined }) => {
         if (kind === null) decide();
         this.onProgress(progress, true);
         const input = kind ?? 'log';
+        const damage = joined.encoding.damage;
         // The damage's sentence says what the data was of: "of log", "of the /metrics scrape".
-        const damageText = damage === null ? null : this.damageText(damage.problem, damage.fileIndex, input);
+        const damageText = joined.damageText(input);
         // Before the scrape: where it broke off decides what of it is judged.
-        if (damage !== null && damageText !== null)
-          listener.onBrokeOff?.({ ...damage.problem, message: damageText }, 'file', input);
+        if (damage !== null) listener.onBrokeOff?.({ ...damage, message: damageText ?? damage.message }, 'file', input);
         if (input === 'scrape' && !this.abort.signal.aborted && scrapeBytes <= MAX_SCRAPE_BYTES)
           listener.onScrape?.(Buffer.concat(scrape).toString('utf8'));
         if (this.abort.signal.aborted) listener.onStatus('stopped', 'import cancelled; what was read is kept');
         else if (damage === null) listener.onStatus('exited', null);
-        else if (damage.fileIndex === this.paths.length - 1)
+        else if (joined.unread.length === 0)
           listener.onStatus('exited', `${damageText}; what came before it was imported, the rest of the file was not`);
         // Files left unread are an error the user must see, not a note: the session is not the whole log.
-        else listener.onStatus('error', `${damageText}; ${this.notReadAfter(damage.fileIndex)}`);
+        else listener.onStatus('error', `${damageText}; ${notReadText(joined.unread)}`);
       },
       (err: unknown) => {
         this.onProgress({ bytesRead: 0, size: 0 }, true);
@@ -98,9 +98,8 @@ export class ImportSource implements CaptureSource {
   }
 
   /**
-   * Reads the files in order into `onChunk`, progress over their bytes together; stops at a file
-   * whose gzip data broke off (what follows the break is not that file's log, so the next file
-   * would not go on from it). Every file must exist before any is read.
+   * Reads the files in order into `onChunk` (joinedFiles.ts), progress over their bytes together.
+   * Every file must exist before any is read; an error names the file it came from.
    */
   private async readFiles(onChunk: (chunk: Buffer) => void): Promise<FilesRead> {
     const sizes: number[] = [];
@@ -110,41 +109,41 @@ export class ImportSource implements CaptureSource {
       });
       sizes.push(stat.size);
     }
+    // Bytes of the files before the one being read, and of those after it.
     let before = 0;
     let after = sizes.reduce((a, b) => a + b, 0);
-    for (let i = 0; i < this.paths.length; i++) {
-      const file = this.paths[i] as string;
-      after -= sizes[i] as number;
-      const read = await importFile(file, onChunk, {
+    let current = -1;
+    let readOfCurrent = 0;
+    const joined = new JoinedFiles(this.paths, (file) => {
+      before += readOfCurrent;
+      readOfCurrent = 0;
+      after -= sizes[++current] ?? 0;
+      return fileReads(file, {
         signal: this.abort.signal,
-        onProgress: (p) => this.onProgress({ bytesRead: before + p.bytesRead, size: before + p.size + after }, false),
-      }).catch((e: unknown) => {
-        throw Object.assign(e as Error, { file });
+        onProgress: (p) => {
+          readOfCurrent = p.bytesRead;
+          this.onProgress({ bytesRead: before + p.bytesRead, size: before + p.size + after }, false);
+        },
       });
-      before += read.bytesRead;
-      const problem = read.encoding.damage;
-      if (problem !== null)
-        return { progress: { bytesRead: before, size: before + after }, damage: { problem, fileIndex: i } };
+    });
+    try {
+      for await (const chunk of joined.chunks) onChunk(chunk);
+    } catch (e) {
+      throw Object.assign(e as Error, { file: this.paths[current] });
     }
-    return { progress: { bytesRead: before, size: before }, damage: null };
-  }
-
-  /** The damage's sentence; of several files, it names the one that broke. */
-  private damageText(problem: GzipDamageProblem, fileIndex: number, input: GzipInputKind): string {
-    const { logBytes, zlibMessage } = problem.gzipDamaged;
-    const file = this.paths.length === 1 ? null : baseName(this.paths[fileIndex] ?? '');
-    return gzipDamageText(logBytes, zlibMessage, input, file);
-  }
-
-  /** What was not read after a break in file `fileIndex`, one of several files. */
-  private notReadAfter(fileIndex: number): string {
-    const later = this.paths.slice(fileIndex + 1).map(baseName);
-    const files = later.length === 1 ? `${later[0] ?? ''} was` : `${later.join(', ')} were`;
-    return `the import stopped there, so ${files} not read (what came before the break is kept)`;
+    const bytesRead = before + readOfCurrent;
+    return { progress: { bytesRead, size: bytesRead + (joined.unread.length === 0 ? 0 : after) }, joined };
   }
 
   async stop(): Promise<void> {
     this.abort.abort();
     await this.done;
   }
+}
+
+/** What was not read after a break in one of several files. */
+function notReadText(unread: readonly string[]): string {
+  const later = unread.map(baseName);
+  const files = later.length === 1 ? `${later[0] ?? ''} was` : `${later.join(', ')} were`;
+  return `the import stopped there, so ${files} not read (what came before the break is kept)`;
 }

@@ -3,9 +3,9 @@
 // by its own first bytes) in turn, byte for byte as `gzip -dcf a b c` joins them, so a table or a
 // line a rotation cut is read whole. A file whose gzip data breaks off ends the read there: what
 // follows its break is lost, so the next file would not go on from it; the files after it are
-// said unread. Import Log... reads several files the same way (importSource.ts).
+// said unread. Import Log... reads its file, or several, through it too (importSource.ts).
 import { baseName } from '../core/baseName';
-import { gzipDamageText } from '../core/gzipInput';
+import { gzipDamageText, type GzipInputKind } from '../core/gzipInput';
 import { fileChunks } from './fileChunks';
 import { gunzipIfGzip, type InputEncoding } from './gunzipInput';
 
@@ -13,7 +13,7 @@ export class JoinedFiles {
   /**
    * What the files were, final once read: `compression` stays null (the files name what they
    * are), `logBytes` counts the gzip files' log, `damage` is the break that ended the read, its
-   * sentence naming its file.
+   * sentence naming its file when there are several (damageText).
    */
   readonly encoding: InputEncoding = { compression: null, logBytes: 0, damage: null };
   /** The files not read because the one before them broke off (empty when every file was read). */
@@ -34,6 +34,15 @@ export class JoinedFiles {
     return this.encoding.damage === null ? null : (this.files[this.files.length - this.unread.length - 1] ?? null);
   }
 
+  /** Where the gzip data broke off, of a log or a scrape (`kind`), naming the file when there are several; null when none did. */
+  damageText(kind: GzipInputKind): string | null {
+    const damage = this.encoding.damage;
+    const broken = this.brokenFile;
+    if (damage === null || broken === null) return null;
+    const { logBytes, zlibMessage } = damage.gzipDamaged;
+    return gzipDamageText(logBytes, zlibMessage, kind, this.files.length > 1 ? baseName(broken) : null);
+  }
+
   private async *read(open: (file: string) => AsyncIterable<Buffer>): AsyncGenerator<Buffer, void, undefined> {
     for (let i = 0; i < this.files.length; i++) {
       const file = this.files[i] as string;
@@ -42,9 +51,9 @@ export class JoinedFiles {
       this.encoding.logBytes += one.encoding.logBytes;
       const damage = one.encoding.damage;
       if (damage !== null) {
-        const { logBytes, zlibMessage } = damage.gzipDamaged;
-        this.encoding.damage = { ...damage, message: gzipDamageText(logBytes, zlibMessage, 'log', baseName(file)) };
+        this.encoding.damage = damage;
         this.unread = this.files.slice(i + 1);
+        this.encoding.damage = { ...damage, message: this.damageText('log') ?? damage.message };
         return;
       }
     }

@@ -6,8 +6,7 @@ import { closeSync, fstatSync, openSync } from 'node:fs';
 import { describeArgv } from '../core/shellWords';
 import { oldestFirst } from '../core/rotationOrder';
 import { readErrorWords } from './deployConfigOption';
-import { baseName } from '../core/baseName';
-import { gzipDamageText, type GzipInputKind } from '../core/gzipInput';
+import type { GzipInputKind } from '../core/gzipInput';
 import type { JoinedFiles } from '../capture/joinedFiles';
 
 const STDIN_INPUT = '-';
@@ -59,10 +58,6 @@ export function followOneMessage(inputs: readonly string[]): string {
  * log before the break; the rest of that file and the files after it were not read.
  */
 export function joinedDamageNote(joined: JoinedFiles, kind: GzipInputKind): string {
-  const damage = joined.encoding.damage;
-  const broken = joined.brokenFile;
-  if (damage === null || broken === null) return '';
-  const { logBytes, zlibMessage } = damage.gzipDamaged;
   const later = joined.unread.length === 0 ? '' : `, nor ${joined.unread.join(', ')} after it`;
-  return `${gzipDamageText(logBytes, zlibMessage, kind, baseName(broken))}; the report covers ${kind === 'log' ? 'the log' : 'the series'} before it, the rest of ${broken} was not read${later}`;
+  return `${joined.damageText(kind) ?? ''}; the report covers ${kind === 'log' ? 'the log' : 'the series'} before it, the rest of ${joined.brokenFile ?? ''} was not read${later}`;
 }
