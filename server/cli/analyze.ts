@@ -31,18 +31,10 @@ import { boundSign } from '../core/metricsText/quantileBounds';
 import type { Percentile } from '../core/reportedPercentiles';
 import { MAX_SCRAPE_BYTES, readByKind } from '../capture/inputByKind';
 import { fileChunks } from '../capture/fileChunks';
-import {
-  followOneMessage,
-  joinedDamageNote,
-  readOrder,
-  readOrderNote,
-  severalInputsProblem,
-  unreadableFileProblem,
-} from './severalInputs';
-import { JoinedFiles, joinedName } from '../capture/joinedFiles';
+import { followOneMessage, inputsToRead, joinedDamageNote, readOrderNote, severalInputsProblem } from './severalInputs';
+import { JoinedFiles } from '../capture/joinedFiles';
 import { WorkerParsedInput, workerParsedInput } from './parseInWorker';
 import { parseCommandArgs } from './commandArgs';
-import { urlInputMessage } from './urlInput';
 import { pushInPieces } from '../core/log/pushInPieces';
 import { markFullRun } from '../codeCacheRun';
 import { sentenceCase } from '../core/sentenceCase';
@@ -188,15 +180,12 @@ export async function runAnalyze(argv: string[]): Promise<number> {
     return 2;
   }
   // Several files (a log and its rotations) are read as one log, oldest first.
-  const files = positionals.length > 1 ? readOrder(positionals) : null;
-  const source = files === null ? (positionals[0] as string) : joinedName(files);
-  for (const input of files ?? [source]) {
-    const asUrl = urlInputMessage('analyze', input);
-    if (asUrl !== null) {
-      process.stderr.write(`stage-lens analyze: ${asUrl}\n`);
-      return 2;
-    }
+  const inputs = inputsToRead('analyze', positionals);
+  if (typeof inputs === 'string') {
+    process.stderr.write(terminalText(`stage-lens analyze: ${inputs}\n`));
+    return 2;
   }
+  const { source, files } = inputs;
   const deployConfig = parsed.values['deploy-config'] ?? null;
   const configProblem = deployConfig === null ? null : deployConfigOptionProblem(deployConfig);
   if (configProblem !== null) {
@@ -242,14 +231,7 @@ export async function runAnalyze(argv: string[]): Promise<number> {
       command: 'analyze',
     });
   }
-  if (files !== null) {
-    const unreadableFile = unreadableFileProblem(files);
-    if (unreadableFile !== null) {
-      process.stderr.write(terminalText(`stage-lens analyze: ${unreadableFile}\n`));
-      return 2;
-    }
-    process.stderr.write(terminalText(`stage-lens analyze: ${readOrderNote(files)}\n`));
-  }
+  if (files !== null) process.stderr.write(terminalText(`stage-lens analyze: ${readOrderNote(files)}\n`));
   let progress: ProgressLine | null = null;
   // Stdin may never end (`tail -f server.log | stage-lens analyze -`): Ctrl-C or SIGTERM ends
   // the read, and the report of what was read is printed, as `--follow` prints its final summary.

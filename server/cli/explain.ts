@@ -10,15 +10,8 @@ import { parseTarget, TARGET_GRAMMAR, unknownTargetsText } from '../core/explain
 import { TAIL_QUANTILES, type FindingCitation, type TailQuantile } from '../core/explain/types';
 import type { Finding } from '../core/analysis/types';
 import { parseCommandArgs } from './commandArgs';
-import { urlInputMessage } from './urlInput';
-import {
-  joinedDamageNote,
-  readOrder,
-  readOrderNote,
-  severalInputsProblem,
-  unreadableFileProblem,
-} from './severalInputs';
-import { JoinedFiles, joinedName } from '../capture/joinedFiles';
+import { inputsToRead, joinedDamageNote, readOrderNote, severalInputsProblem } from './severalInputs';
+import { JoinedFiles } from '../capture/joinedFiles';
 import { writeOut } from './stdoutWrite';
 import { unreadableInputFinding } from '../core/analysis/unreadableInput';
 import { terminalText } from '../core/textTable';
@@ -152,23 +145,13 @@ export async function runExplain(argv: string[]): Promise<number> {
   // In the order the report's columns run.
   quantiles.sort((a, b) => TAIL_QUANTILES.indexOf(a) - TAIL_QUANTILES.indexOf(b));
   // Several files (a log and its rotations) are read as one log, oldest first.
-  const files = positionals.length > 1 ? readOrder(positionals) : null;
-  const source = files === null ? (positionals[0] as string) : joinedName(files);
-  for (const input of files ?? [source]) {
-    const asUrl = urlInputMessage('explain', input);
-    if (asUrl !== null) {
-      process.stderr.write(`stage-lens explain: ${asUrl}\n`);
-      return 2;
-    }
+  const inputs = inputsToRead('explain', positionals);
+  if (typeof inputs === 'string') {
+    process.stderr.write(terminalText(`stage-lens explain: ${inputs}\n`));
+    return 2;
   }
-  if (files !== null) {
-    const unreadableFile = unreadableFileProblem(files);
-    if (unreadableFile !== null) {
-      process.stderr.write(terminalText(`stage-lens explain: ${unreadableFile}\n`));
-      return 2;
-    }
-    process.stderr.write(terminalText(`stage-lens explain: ${readOrderNote(files)}\n`));
-  }
+  const { source, files } = inputs;
+  if (files !== null) process.stderr.write(terminalText(`stage-lens explain: ${readOrderNote(files)}\n`));
   const joined = files === null ? null : new JoinedFiles(files);
   const deployConfig = (parsed.values['deploy-config'] as string | undefined) ?? null;
   const configProblem = deployConfig === null ? null : deployConfigOptionProblem(deployConfig);

@@ -7,7 +7,8 @@ import { describeArgv } from '../core/shellWords';
 import { oldestFirst } from '../core/rotationOrder';
 import { readErrorWords } from './deployConfigOption';
 import type { GzipInputKind } from '../core/gzipInput';
-import type { JoinedFiles } from '../capture/joinedFiles';
+import { joinedName, type JoinedFiles } from '../capture/joinedFiles';
+import { urlInputMessage } from './urlInput';
 
 const STDIN_INPUT = '-';
 
@@ -17,9 +18,26 @@ export function severalInputsProblem(inputs: readonly string[]): string | null {
   return `'-' (stdin) is read alone, not with other inputs (got ${inputs.length}): give the files alone (they are read as one log, oldest first), or pipe them all in.`;
 }
 
-/** The files in the order they are read as one log: oldest first. */
-export function readOrder(inputs: readonly string[]): string[] {
-  return oldestFirst(inputs);
+/** What a command reads: one input (a path or '-'), or several files as one log, oldest first. */
+export interface InputsToRead {
+  /** The input's path, '-', or the several files' names joined (joinedName): how the report names it. */
+  readonly source: string;
+  /** The several files, oldest first; null for one input. */
+  readonly files: readonly string[] | null;
+}
+
+/**
+ * The positionals (at least one) as what `command` reads, or why they cannot be read (a URL, a
+ * file of several that cannot be read: said before anything is read).
+ */
+export function inputsToRead(command: 'analyze' | 'explain', positionals: readonly string[]): InputsToRead | string {
+  const files = positionals.length > 1 ? oldestFirst(positionals) : null;
+  for (const input of files ?? positionals) {
+    const asUrl = urlInputMessage(command, input);
+    if (asUrl !== null) return asUrl;
+  }
+  if (files === null) return { source: positionals[0] ?? '-', files: null };
+  return unreadableFileProblem(files) ?? { source: joinedName(files), files };
 }
 
 /** Said on stderr before the report: which files were read as one log, in which order. */

@@ -8,27 +8,28 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import {
   followOneMessage,
-  readOrder,
+  inputsToRead,
   readOrderNote,
   severalInputsProblem,
   unreadableFileProblem,
 } from '../../server/cli/severalInputs';
+import { oldestFirst } from '../../server/core/rotationOrder';
 
 test('rotations oldest first: numbered by their number, dated by their date, the current log last', () => {
-  assert.deepEqual(readOrder(['server.log', 'server.log.1', 'server.log.10.gz', 'server.log.2.gz']), [
+  assert.deepEqual(oldestFirst(['server.log', 'server.log.1', 'server.log.10.gz', 'server.log.2.gz']), [
     'server.log.10.gz',
     'server.log.2.gz',
     'server.log.1',
     'server.log',
   ]);
-  assert.deepEqual(readOrder(['omni.log', 'omni.log-20261130.gz', 'omni.log-20261128', 'omni.log-2026112912']), [
+  assert.deepEqual(oldestFirst(['omni.log', 'omni.log-20261130.gz', 'omni.log-20261128', 'omni.log-2026112912']), [
     'omni.log-20261128',
     'omni.log-2026112912',
     'omni.log-20261130.gz',
     'omni.log',
   ]);
   // Names that are no rotations keep the order given.
-  assert.deepEqual(readOrder(['b.log', 'a.log']), ['b.log', 'a.log']);
+  assert.deepEqual(oldestFirst(['b.log', 'a.log']), ['b.log', 'a.log']);
   assert.equal(
     readOrderNote(['server.log.2.gz', 'server.log.1', 'server.log']),
     'read as one log, oldest first: server.log.2.gz, server.log.1, server.log',
@@ -58,6 +59,17 @@ test('the first file that cannot be read is named, before any is read', () => {
       `cannot read ${path.join(dir, 'server.log.1')}: no such file`,
     );
     assert.equal(unreadableFileProblem([log, dir]), `cannot read ${dir}: is a directory`);
+    // What the commands read: one input as given, several files oldest first and named together.
+    const rotated = path.join(dir, 'server.log.1');
+    fs.writeFileSync(rotated, 'y\n');
+    assert.deepEqual(inputsToRead('analyze', [log]), { source: log, files: null });
+    assert.deepEqual(inputsToRead('explain', [log, rotated]), { source: `${rotated} + ${log}`, files: [rotated, log] });
+    assert.equal(
+      inputsToRead('analyze', [log, path.join(dir, 'server.log.2.gz')]),
+      `cannot read ${path.join(dir, 'server.log.2.gz')}: no such file`,
+    );
+    const url = inputsToRead('analyze', [log, 'http://127.0.0.1:8000/metrics']);
+    assert.ok(typeof url === 'string' && /URL/.test(url), JSON.stringify(url));
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
