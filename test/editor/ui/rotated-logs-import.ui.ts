@@ -1,7 +1,7 @@
 // A log and its rotations in the workspace, imported as a person would: select the three files in
 // the Explorer, right-click, Import Log.... They are read as one log, oldest first (a table cut by
 // a rotation read whole): the side panel shows the 25 requests of the whole log, named by the
-// current log and the files before it.
+// current log and the files before it. A file that is no log has no such entry.
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -55,6 +55,13 @@ uiTest(
     assert.match(title, /^server\.log(?: \(\d+\))? \+ 2 earlier files · logged 08-21 /);
     await waitText(view, '[data-testid="session-meta"]', (t) => /imported · 25 requests/.test(t), 'the 25 requests');
     await wb.screenshot('rotated-logs-imported');
+
+    // Only logs have the entry: a deploy YAML's context menu does not.
+    await wb.runCommand('View: Show Explorer');
+    await row('qwen3_tts.yaml').click({ button: 'right' });
+    await wb.page.locator('.monaco-menu .action-item', { hasText: 'Copy Path' }).waitFor({ state: 'visible' });
+    assert.equal(await item.count(), 0, 'Import Log... on a YAML file');
+    await wb.page.keyboard.press('Escape');
   },
   { timeoutMs: 120_000 },
 );
