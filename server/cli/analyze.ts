@@ -31,7 +31,7 @@ import { boundSign } from '../core/metricsText/quantileBounds';
 import type { Percentile } from '../core/reportedPercentiles';
 import { MAX_SCRAPE_BYTES, readByKind } from '../capture/inputByKind';
 import { fileChunks } from '../capture/fileChunks';
-import { followOneMessage, inputsToRead, joinedDamageNote, readOrderNote, severalInputsProblem } from './severalInputs';
+import { followOneMessage, inputsToRead, joinedDamageNote, readOrderNote } from './severalInputs';
 import { JoinedFiles } from '../capture/joinedFiles';
 import { WorkerParsedInput, workerParsedInput } from './parseInWorker';
 import { parseCommandArgs } from './commandArgs';
@@ -168,12 +168,9 @@ export async function runAnalyze(argv: string[]): Promise<number> {
     return 2;
   }
   const { positionals } = parsed;
-  if (positionals.length > 1) {
-    const message = parsed.values.follow === true ? followOneMessage(positionals) : severalInputsProblem(positionals);
-    if (message !== null) {
-      process.stderr.write(terminalText(`stage-lens analyze: ${message}\n`));
-      return 2;
-    }
+  if (positionals.length > 1 && parsed.values.follow === true) {
+    process.stderr.write(terminalText(`stage-lens analyze: ${followOneMessage(positionals)}\n`));
+    return 2;
   }
   if (positionals.length === 0) {
     process.stderr.write(`stage-lens analyze: expected ${INPUT_EXPECTED}, got 0\n\n${HELP}\n`);

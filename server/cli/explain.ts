@@ -10,7 +10,7 @@ import { parseTarget, TARGET_GRAMMAR, unknownTargetsText } from '../core/explain
 import { TAIL_QUANTILES, type FindingCitation, type TailQuantile } from '../core/explain/types';
 import type { Finding } from '../core/analysis/types';
 import { parseCommandArgs } from './commandArgs';
-import { inputsToRead, joinedDamageNote, readOrderNote, severalInputsProblem } from './severalInputs';
+import { inputsToRead, joinedDamageNote, readOrderNote } from './severalInputs';
 import { JoinedFiles } from '../capture/joinedFiles';
 import { writeOut } from './stdoutWrite';
 import { unreadableInputFinding } from '../core/analysis/unreadableInput';
@@ -107,11 +107,6 @@ export async function runExplain(argv: string[]): Promise<number> {
   }
   const expected = "an input (a file, several read as one log, a session folder, or '-' for stdin)";
   const { positionals } = parsed;
-  const several = positionals.length > 1 ? severalInputsProblem(positionals) : null;
-  if (several !== null) {
-    process.stderr.write(terminalText(`stage-lens explain: ${several}\n`));
-    return 2;
-  }
   if (positionals.length === 0) return usage(`expected ${expected}, got 0`);
   const targets: string[] = [];
   for (const t of (parsed.values.target as string[] | undefined) ?? []) {

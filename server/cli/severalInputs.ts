@@ -12,12 +12,6 @@ import { urlInputMessage } from './urlInput';
 
 const STDIN_INPUT = '-';
 
-/** Why `inputs` (more than one) cannot be read as one log, or null when they can. */
-export function severalInputsProblem(inputs: readonly string[]): string | null {
-  if (!inputs.includes(STDIN_INPUT)) return null;
-  return `'-' (stdin) is read alone, not with other inputs (got ${inputs.length}): give the files alone (they are read as one log, oldest first), or pipe them all in.`;
-}
-
 /** What a command reads: one input (a path or '-'), or several files as one log, oldest first. */
 export interface InputsToRead {
   /** The input's path, '-', or the several files' names joined (joinedName): how the report names it. */
@@ -27,10 +21,12 @@ export interface InputsToRead {
 }
 
 /**
- * The positionals (at least one) as what `command` reads, or why they cannot be read (a URL, a
- * file of several that cannot be read: said before anything is read).
+ * The positionals (at least one) as what `command` reads, or why they cannot be read (a URL, stdin
+ * among several, a file of several that cannot be read: said before anything is read).
  */
 export function inputsToRead(command: 'analyze' | 'explain', positionals: readonly string[]): InputsToRead | string {
+  if (positionals.length > 1 && positionals.includes(STDIN_INPUT))
+    return `'-' (stdin) is read alone, not with other inputs (got ${positionals.length}): give the files alone (they are read as one log, oldest first), or pipe them all in.`;
   const files = positionals.length > 1 ? oldestFirst(positionals) : null;
   for (const input of files ?? positionals) {
     const asUrl = urlInputMessage(command, input);
