@@ -5,7 +5,7 @@
 // follows its break is lost, so the next file would not go on from it; the files after it are
 // said unread. Import Log... reads its file, or several, through it too (importSource.ts).
 import { baseName } from '../core/baseName';
-import { gzipDamageText, type GzipInputKind } from '../core/gzipInput';
+import { gzipDamageText, type GzipDamageProblem, type GzipInputKind } from '../core/gzipInput';
 import { fileChunks } from './fileChunks';
 import { gunzipIfGzip, type InputEncoding } from './gunzipInput';
 
@@ -38,9 +38,12 @@ export class JoinedFiles {
   damageText(kind: GzipInputKind): string | null {
     const damage = this.encoding.damage;
     const broken = this.brokenFile;
-    if (damage === null || broken === null) return null;
+    return damage === null || broken === null ? null : this.breakText(damage, broken, kind);
+  }
+
+  private breakText(damage: GzipDamageProblem, file: string, kind: GzipInputKind): string {
     const { logBytes, zlibMessage } = damage.gzipDamaged;
-    return gzipDamageText(logBytes, zlibMessage, kind, this.files.length > 1 ? baseName(broken) : null);
+    return gzipDamageText(logBytes, zlibMessage, kind, this.files.length > 1 ? baseName(file) : null);
   }
 
   private async *read(open: (file: string) => AsyncIterable<Buffer>): AsyncGenerator<Buffer, void, undefined> {
@@ -51,9 +54,8 @@ export class JoinedFiles {
       this.encoding.logBytes += one.encoding.logBytes;
       const damage = one.encoding.damage;
       if (damage !== null) {
-        this.encoding.damage = damage;
+        this.encoding.damage = { ...damage, message: this.breakText(damage, file, 'log') };
         this.unread = this.files.slice(i + 1);
-        this.encoding.damage = { ...damage, message: this.damageText('log') ?? damage.message };
         return;
       }
     }
