@@ -31,7 +31,7 @@ import { boundSign } from '../core/metricsText/quantileBounds';
 import type { Percentile } from '../core/reportedPercentiles';
 import { MAX_SCRAPE_BYTES, readByKind } from '../capture/inputByKind';
 import { fileChunks } from '../capture/fileChunks';
-import { followOneMessage, inputsToRead, joinedDamageNote, readOrderNote } from './severalInputs';
+import { followOneMessage, inputDamageNote, inputsToRead, readOrderNote, unreadFilesStatus } from './severalInputs';
 import { JoinedFiles } from '../capture/joinedFiles';
 import { WorkerParsedInput, workerParsedInput } from './parseInWorker';
 import { parseCommandArgs } from './commandArgs';
@@ -52,13 +52,7 @@ import type { ParseOutput, ParseProblem } from '../core/records';
 import { unreadableInputProblem } from '../core/analysis/unreadableInput';
 import { deployConfigOptionProblem, deployConfigReport, readErrorWords } from './deployConfigOption';
 import { isGzipFile, type InputEncoding } from '../capture/gunzipInput';
-import {
-  encodedSourceName,
-  gzipDamageNote,
-  gzipNotFollowedText,
-  headerSourceName,
-  scrapeGzipDamagedFinding,
-} from '../core/gzipInput';
+import { encodedSourceName, gzipNotFollowedText, headerSourceName, scrapeGzipDamagedFinding } from '../core/gzipInput';
 
 const HELP = `Usage: stage-lens analyze <file...|-> [options]
 
@@ -355,9 +349,7 @@ function unreadableStatus(
   // Said on stderr too, for a script: the report covers the log (or scrape) before the gzip data broke off.
   if (encoding.damage !== null && (unreadable?.gzipDamaged === undefined || requests > 0 || joined !== null))
     process.stderr.write(
-      terminalText(
-        `stage-lens analyze: ${joined === null ? gzipDamageNote(encoding.damage, kind, source) : joinedDamageNote(joined, kind)}\n`,
-      ),
+      terminalText(`stage-lens analyze: ${inputDamageNote(encoding.damage, kind, source, joined)}\n`),
     );
   if (empty) {
     process.stderr.write(`stage-lens analyze: nothing in ${source} was read: it is empty (0 bytes)\n`);
@@ -373,7 +365,7 @@ function unreadableStatus(
     process.stderr.write(`stage-lens analyze: ${windowProblem}\n`);
     return 2;
   }
-  if (unreadable === null || requests > 0) return joined !== null && joined.unread.length > 0 ? 1 : 0;
+  if (unreadable === null || requests > 0) return unreadFilesStatus(joined);
   process.stderr.write(terminalText(`stage-lens analyze: nothing in ${source} was read: ${unreadable.message}\n`));
   return 2;
 }

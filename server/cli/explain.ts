@@ -10,7 +10,7 @@ import { parseTarget, TARGET_GRAMMAR, unknownTargetsText } from '../core/explain
 import { TAIL_QUANTILES, type FindingCitation, type TailQuantile } from '../core/explain/types';
 import type { Finding } from '../core/analysis/types';
 import { parseCommandArgs } from './commandArgs';
-import { inputsToRead, joinedDamageNote, readOrderNote } from './severalInputs';
+import { inputDamageNote, inputsToRead, readOrderNote, unreadFilesStatus } from './severalInputs';
 import { JoinedFiles } from '../capture/joinedFiles';
 import { writeOut } from './stdoutWrite';
 import { unreadableInputFinding } from '../core/analysis/unreadableInput';
@@ -20,7 +20,7 @@ import { scrapeSelectionProblem } from './scrapeSelection';
 import { bootNoteOf, bootOption, unknownBootProblem } from './bootOption';
 import { EMPTY_INPUT_TEXT } from './analyze';
 import { deployConfigOptionProblem, loadDeployEvidence } from './deployConfigOption';
-import { encodedSourceName, gzipDamageNote, headerSourceName, type GzipDamageProblem } from '../core/gzipInput';
+import { encodedSourceName, headerSourceName, type GzipDamageProblem } from '../core/gzipInput';
 import { deployConfigJson, type DeployConfigJson } from '../core/deployConfigUsed';
 import { sessionRolesNote } from '../core/stageRoles';
 import { markFullRun } from '../codeCacheRun';
@@ -246,8 +246,10 @@ export async function runExplain(argv: string[]): Promise<number> {
       const header = headerSourceName(encodedSourceName(inputName, { compression }), gzipDamage);
       await writeOut(terminalText(scrapeText(report, header, input.scrapeChecks ?? [])));
       if (gzipDamage !== null)
-        process.stderr.write(terminalText(`stage-lens explain: ${damageNote(gzipDamage, kind, inputName, joined)}\n`));
-      return unreadStatus(joined);
+        process.stderr.write(
+          terminalText(`stage-lens explain: ${inputDamageNote(gzipDamage, kind, inputName, joined)}\n`),
+        );
+      return unreadFilesStatus(joined);
     }
   } catch (err) {
     process.stderr.write(`stage-lens explain: ${err instanceof Error ? err.message : String(err)}\n`);
@@ -277,27 +279,12 @@ export async function runExplain(argv: string[]): Promise<number> {
   const unreadable =
     report.requestCount === 0 && kind !== 'scrape' ? unreadableInputFinding(report.findings) : undefined;
   if (gzipDamage !== null && (unreadable === undefined || joined !== null))
-    process.stderr.write(terminalText(`stage-lens explain: ${damageNote(gzipDamage, kind, name, joined)}\n`));
+    process.stderr.write(terminalText(`stage-lens explain: ${inputDamageNote(gzipDamage, kind, name, joined)}\n`));
   if (unreadable !== undefined) {
     process.stderr.write(`stage-lens explain: ${name}: ${unreadable.message}\n`);
     return 2;
   }
-  return unreadStatus(joined);
-}
-
-/** Where the gzip data broke off and what the report covers; of several files, which were not read. */
-function damageNote(
-  damage: GzipDamageProblem,
-  kind: 'log' | 'scrape',
-  name: string,
-  joined: JoinedFiles | null,
-): string {
-  return joined === null ? gzipDamageNote(damage, kind, name) : joinedDamageNote(joined, kind);
-}
-
-/** 1 when some of several files were not read (a gzip file before them broke off: the report is not of the whole log), else 0. */
-function unreadStatus(joined: JoinedFiles | null): number {
-  return joined !== null && joined.unread.length > 0 ? 1 : 0;
+  return unreadFilesStatus(joined);
 }
 
 /** `name`: the scrape's, as a header names it ("metrics.prom.gz (gzip), partial: gzip data cut after 24 KB"). */

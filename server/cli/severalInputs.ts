@@ -6,7 +6,7 @@ import { closeSync, fstatSync, openSync } from 'node:fs';
 import { describeArgv } from '../core/shellWords';
 import { oldestFirst } from '../core/rotationOrder';
 import { readErrorWords } from './deployConfigOption';
-import type { GzipInputKind } from '../core/gzipInput';
+import { gzipDamageNote, type GzipDamageProblem, type GzipInputKind } from '../core/gzipInput';
 import { joinedName, type JoinedFiles } from '../capture/joinedFiles';
 import { urlInputMessage } from './urlInput';
 
@@ -68,10 +68,21 @@ export function followOneMessage(inputs: readonly string[]): string {
 }
 
 /**
- * Where the gzip data of one of several files broke off and what the report then covers: the
- * log before the break; the rest of that file and the files after it were not read.
+ * Where the gzip data broke off and what the report covers (the log, or a scrape's series, before
+ * it); of several files (`joined`), which one broke and which were then not read.
  */
-export function joinedDamageNote(joined: JoinedFiles, kind: GzipInputKind): string {
+export function inputDamageNote(
+  damage: GzipDamageProblem,
+  kind: GzipInputKind,
+  name: string,
+  joined: JoinedFiles | null,
+): string {
+  if (joined === null) return gzipDamageNote(damage, kind, name);
   const later = joined.unread.length === 0 ? '' : `, nor ${joined.unread.join(', ')} after it`;
   return `${joined.damageText(kind) ?? ''}; the report covers ${kind === 'log' ? 'the log' : 'the series'} before it, the rest of ${joined.brokenFile ?? ''} was not read${later}`;
+}
+
+/** 1 when some of several files were not read (a gzip file before them broke off: the report is not of the whole log), else 0. */
+export function unreadFilesStatus(joined: JoinedFiles | null): number {
+  return joined !== null && joined.unread.length > 0 ? 1 : 0;
 }
