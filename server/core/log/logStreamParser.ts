@@ -11,6 +11,7 @@ import { looksLikeDeployConfig } from './deployConfigInput';
 import { TextDecoder } from 'node:util';
 import { countOf } from '../numberText';
 import { UTF16_HEAD_BYTES, utf16EncodingOf } from './utf16Input';
+import { JsonLinesProbe, JsonLinesUnwrapper, type WrapperField } from './jsonLinesInput';
 
 export interface LogStreamParserOptions {
   /** Longest line kept, in UTF-16 code units; longer lines are cut and reported. Default 1 MiB. */
@@ -30,10 +31,16 @@ export class LogStreamParser {
   private utf16: TextDecoder | null = null;
   /** Bytes read while every one was NUL; -1 once one was not (nearly always at the first byte). */
   private nulBytes = 0;
+  /** Input held until its first line tells whether it is a JSON-lines log (jsonLinesInput.ts); null once told. */
+  private jsonProbe: JsonLinesProbe | null = new JsonLinesProbe();
+  /** Set when the input is a JSON-lines log: the lines it wraps go to the line splitter. */
+  private jsonLines: JsonLinesUnwrapper | null = null;
+  private readonly maxLineLength: number;
 
   constructor(options: LogStreamParserOptions = {}) {
+    this.maxLineLength = options.maxLineLength ?? DEFAULT_MAX_LINE_LENGTH;
     this.reader = new RecordReader();
-    this.splitter = new LineSplitter(this.reader, options.maxLineLength ?? DEFAULT_MAX_LINE_LENGTH);
+    this.splitter = new LineSplitter(this.reader, this.maxLineLength);
   }
 
   /** Reads one chunk (bytes, split anywhere, or text). Returns the records it completed. */
@@ -42,8 +49,30 @@ export class LogStreamParser {
     if (this.head !== null) this.lookAtHead(chunk);
     if (this.nulBytes !== -1) this.countNulHead(chunk);
     const input = this.encodingHead === null && this.utf16 === null ? chunk : this.decodeInput(chunk);
-    if (input !== '') this.guard(() => this.splitter.push(input));
+    if (input !== '') this.guard(() => this.feed(input));
     return this.take();
+  }
+
+  /** Text or bytes on their way to the line splitter, through the JSON-lines probe and unwrapper. */
+  private feed(input: Uint8Array | string): void {
+    if (this.jsonLines !== null) {
+      this.splitter.push(this.jsonLines.push(input));
+      return;
+    }
+    const probe = this.jsonProbe;
+    if (probe === null) {
+      this.splitter.push(input);
+      return;
+    }
+    const field = probe.take(input);
+    if (field !== undefined) this.release(probe, field);
+  }
+
+  /** The probe told (`field`: the log is JSON lines, null: it is not): what it held goes on. */
+  private release(probe: JsonLinesProbe, field: WrapperField | null): void {
+    this.jsonProbe = null;
+    if (field !== null) this.jsonLines = new JsonLinesUnwrapper(field, this.maxLineLength);
+    for (const piece of probe.held) this.feed(piece);
   }
 
   /** The chunk as the line splitter takes it: UTF-16 input as text; '' while the encoding is not yet told. */
@@ -126,7 +155,12 @@ export class LogStreamParser {
 
   /** The line being read (1-based): where a problem of the input's end (gzip data that broke off) is placed. */
   get lastLine(): number {
-    return Math.max(1, this.splitter.currentLine);
+    return this.fileLine(Math.max(1, this.splitter.currentLine));
+  }
+
+  /** The input's line of a line the splitter read: the same but in a JSON-lines log of multi-line messages. */
+  private fileLine(line: number): number {
+    return this.jsonLines === null || !this.jsonLines.mapsLines ? line : this.jsonLines.fileLineOf(line);
   }
 
   /** Ends the input: the last line and every record still open (cut off) are emitted. */
@@ -136,8 +170,12 @@ export class LogStreamParser {
     this.judgeHead();
     if (this.encodingHead !== null || this.utf16 !== null) {
       const rest = this.decodeInput(new Uint8Array(0), true);
-      if (rest.length > 0) this.guard(() => this.splitter.push(rest));
+      if (rest.length > 0) this.guard(() => this.feed(rest));
     }
+    const probe = this.jsonProbe;
+    if (probe !== null) this.guard(() => this.release(probe, probe.end()));
+    const unwrapper = this.jsonLines;
+    if (unwrapper !== null) this.guard(() => this.splitter.push(unwrapper.end()));
     this.guard(() => this.splitter.end());
     this.guard(() => this.reader.finish());
     if (this.nulBytes > 0) {
@@ -169,6 +207,8 @@ export class LogStreamParser {
   }
 
   private take(): ParseOutput {
+    const unwrapper = this.jsonLines;
+    if (unwrapper !== null) this.mapLines(unwrapper);
     const out: ParseOutput = {
       records: this.reader.records,
       problems: this.reader.problems,
@@ -178,6 +218,18 @@ export class LogStreamParser {
     this.reader.records = [];
     this.reader.problems = [];
     return out;
+  }
+
+  /** A JSON-lines log's records and problems get the input's line numbers; the unwrapper's problems join them. */
+  private mapLines(unwrapper: JsonLinesUnwrapper): void {
+    if (unwrapper.mapsLines) {
+      for (const r of this.reader.records) (r as { line: number }).line = unwrapper.fileLineOf(r.line);
+      this.reader.problems = this.reader.problems.map((p) => ({ ...p, line: unwrapper.fileLineOf(p.line) }));
+    }
+    if (unwrapper.problems.length > 0) {
+      this.reader.problems.push(...unwrapper.problems);
+      unwrapper.problems = [];
+    }
   }
 }
 
