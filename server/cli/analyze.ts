@@ -61,7 +61,9 @@ stdin ('-'), and prints the per-stage phase split (queued = input wait + ready q
 prefill, decode, TTFT) with p50/p90/p99 and the findings. A gzip-compressed input (a
 rotated server.log.1.gz, told by its first bytes) is read as the text inside it, streaming.
 Several files (a log and its rotations: stage-lens analyze server.log*) are read as one log,
-oldest first by their rotation number or date, each .gz decompressed on its own.
+oldest first by their rotation number or date, each .gz decompressed on its own. A log kept
+as JSON lines (Docker's <id>-json.log, journalctl -o json, Loki, a JSON log formatter) is
+read as the lines it wraps.
 
 Options:
   --format table|json|csv|trace
