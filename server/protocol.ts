@@ -309,6 +309,19 @@ export interface ServingProcess {
   readonly stderr: string;
   /** Whether it prints the per-request stats tables (its log level), decided before attaching. */
   readonly statsTables: StatsTablesOutlook;
+  /** The container it runs in (its output then goes to a pipe its runtime reads); absent or null: none. */
+  readonly container?: ServerContainer | null;
+}
+
+/** A container a server runs in, told by its cgroup path (server/capture/containerLog.ts). */
+export interface ServerContainer {
+  readonly runtime: 'docker' | 'kubernetes' | 'podman' | 'container';
+  /** The container's 64-hex id. */
+  readonly id: string;
+  /** Where its runtime keeps its output (Docker's json-file log, the kubelet's log); null when none was found. */
+  readonly logFile: string | null;
+  /** Whether this user may read logFile (a runtime's files are root's). */
+  readonly logReadable: boolean;
 }
 
 // ---------------------------------------------------------------- stats tables (launch and attach)

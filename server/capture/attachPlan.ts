@@ -3,7 +3,7 @@
 // output goes somewhere we cannot read (a terminal, a pipe), say so in plain words and
 // name the two routes that work. The session layer turns the plan into sources.
 import * as path from 'node:path';
-import type { ServingProcess } from '../protocol';
+import type { ServerContainer, ServingProcess } from '../protocol';
 import { describeArgv } from '../core/shellWords';
 import { STATS_TABLES_FIX } from './statsTables';
 import {
@@ -50,6 +50,33 @@ function unreadableTarget(target: string): string {
   }
 }
 
+const RUNTIME_NAMES: Readonly<Record<ServerContainer['runtime'], string>> = {
+  docker: 'Docker',
+  kubernetes: 'Kubernetes (the kubelet)',
+  podman: 'Podman',
+  container: 'its container runtime',
+};
+
+/** `Docker container 3f2a1b9c0d4e` */
+function containerName(c: ServerContainer): string {
+  const runtime =
+    c.runtime === 'kubernetes' ? 'Kubernetes' : c.runtime === 'container' ? '' : `${RUNTIME_NAMES[c.runtime]} `;
+  return `${runtime}container ${c.id.slice(0, 12)}`;
+}
+
+/** The command that copies a container's output to a file Stage Lens can follow; null for a runtime not told. */
+function containerLogCommand(c: ServerContainer): string | null {
+  const short = c.id.slice(0, 12);
+  if (c.runtime === 'docker') return `docker logs -f ${short} > server.log 2>&1`;
+  if (c.runtime === 'podman') return `podman logs -f ${short} > server.log 2>&1`;
+  if (c.runtime !== 'kubernetes') return null;
+  // The kubelet's file is named <pod>_<namespace>_<container>-<id>.log.
+  const named = c.logFile === null ? null : /^([^_]+)_([^_]+)_(.+)-[0-9a-f]{64}\.log$/.exec(path.basename(c.logFile));
+  return named === null
+    ? `crictl logs -f ${short} > server.log 2>&1`
+    : `kubectl logs -f -n ${named[2]} ${named[1]} -c ${named[3]} > server.log`;
+}
+
 export function attachPlan(proc: ServingProcess): AttachPlan {
   const metricsUrl = proc.port !== null ? `http://127.0.0.1:${proc.port}/metrics` : null;
   const command = classifyServingCommand(proc.argv);
@@ -65,6 +92,10 @@ export function attachPlan(proc: ServingProcess): AttachPlan {
   // because the server's working directory is not part of what we were given.
   const logFileArg = optionValue(args, '--log-file');
   if (logFileArg !== null && path.isAbsolute(logFileArg)) addFile(logFileArg);
+  // In a container its output goes to a pipe the runtime reads; the runtime keeps it in a file.
+  const container = proc.container ?? null;
+  const containerLog = logFiles.length === 0 && container !== null && container.logReadable ? container.logFile : null;
+  if (containerLog !== null) addFile(containerLog);
 
   const parts: string[] = [];
   parts.push(
@@ -73,8 +104,22 @@ export function attachPlan(proc: ServingProcess): AttachPlan {
         `Scraping ${metricsUrl}.`
       : 'Its port is not known, so its /metrics cannot be scraped.',
   );
-  if (logFiles.length > 0) {
+  if (containerLog !== null && container !== null) {
+    parts.push(
+      `It runs in ${containerName(container)}, whose output ${RUNTIME_NAMES[container.runtime]} keeps in ${containerLog}: it tails that file for the per-request stats log.`,
+    );
+  } else if (logFiles.length > 0) {
     parts.push(`It tails ${logFiles.join(' and ')} for the per-request stats log.`);
+  } else if (container !== null && containerLogCommand(container) !== null) {
+    const kept =
+      container.logFile === null
+        ? `${RUNTIME_NAMES[container.runtime]} keeps no log file of it that Stage Lens found (another logging driver)`
+        : `${RUNTIME_NAMES[container.runtime]} may keep it in ${container.logFile}, which this user may not read`;
+    const metricsRoute =
+      metricsUrl !== null ? ' or use the metrics route (per-stage histograms, no per-request tables)' : '';
+    parts.push(
+      `Its log cannot be captured: it runs in ${containerName(container)}, its output goes to ${RUNTIME_NAMES[container.runtime]} and ${kept}; copy it to a file with \`${containerLogCommand(container)}\` and attach to that file${metricsRoute}.`,
+    );
   } else {
     const where =
       proc.stdout === proc.stderr

@@ -4,10 +4,11 @@
 // can build a fake /proc out of real files and symlinks.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { ServingProcess } from '../protocol';
+import type { ServerContainer, ServingProcess } from '../protocol';
 import { optionValue } from './argvOptions';
 import { readProcStat } from './procStat';
 import { readEnviron, statsTablesOutlook } from './statsTables';
+import { containerOfProcess, DEFAULT_CONTAINER_ROOTS, type ContainerRoots } from './containerLog';
 
 export { optionValue } from './argvOptions';
 
@@ -134,7 +135,13 @@ function readCwd(procRoot: string, pid: number): string | null {
   }
 }
 
-function describeProcess(procRoot: string, pid: number, argv: string[], command: ServingCommand): ServingProcess {
+function describeProcess(
+  procRoot: string,
+  pid: number,
+  argv: string[],
+  command: ServingCommand,
+  containerRoots: ContainerRoots,
+): ServingProcess {
   const args = argv.slice(command.argsFrom);
   const deployArg = optionValue(args, '--deploy-config');
   const cwd = readCwd(procRoot, pid);
@@ -153,7 +160,12 @@ function describeProcess(procRoot: string, pid: number, argv: string[], command:
       cwd,
       simulator: command.kind === 'simulator',
     }),
+    ...containerField(containerOfProcess(procRoot, pid, containerRoots)),
   };
+}
+
+function containerField(container: ServerContainer | null): { container?: ServerContainer } {
+  return container === null ? {} : { container };
 }
 
 /**
@@ -161,7 +173,10 @@ function describeProcess(procRoot: string, pid: number, argv: string[], command:
  * command line; a match whose parent is also a match with the same argv is left out,
  * so each server is listed once.
  */
-export function listServingProcesses(procRoot = '/proc'): ServingProcess[] {
+export function listServingProcesses(
+  procRoot = '/proc',
+  containerRoots: ContainerRoots = DEFAULT_CONTAINER_ROOTS,
+): ServingProcess[] {
   let names: string[];
   try {
     names = fs.readdirSync(procRoot);
@@ -175,7 +190,7 @@ export function listServingProcesses(procRoot = '/proc'): ServingProcess[] {
     const argv = readCmdline(procRoot, pid);
     if (argv === null || argv.length === 0) continue;
     const command = classifyServingCommand(argv);
-    if (command !== null) found.set(pid, describeProcess(procRoot, pid, argv, command));
+    if (command !== null) found.set(pid, describeProcess(procRoot, pid, argv, command, containerRoots));
   }
   const sameArgv = (a: readonly string[], b: readonly string[]): boolean =>
     a.length === b.length && a.every((x, i) => x === b[i]);

@@ -3,7 +3,7 @@ import * as vscode from 'vscode';
 import * as path from 'node:path';
 import * as fsp from 'node:fs/promises';
 import type { StageLensClient } from '../client';
-import type { StatsTablesOutlook } from '../../server/protocol';
+import type { ServerContainer, StatsTablesOutlook } from '../../server/protocol';
 import { portSetting, scrapeIntervalSetting } from '../settings';
 import { importProgressText } from '../importProgressText';
 import { importName, importOrder } from '../importFiles';
@@ -16,6 +16,15 @@ function tablesWord(outlook: StatsTablesOutlook): string {
     : outlook.tables === 'no'
       ? 'no stats tables (not DEBUG): [OmniTiming] only'
       : 'stats tables: unknown';
+}
+
+/** ` · in Docker container 3f2a1b9c0d4e, its log <file>`; '' outside a container. */
+function containerWords(container: ServerContainer | null): string {
+  if (container === null) return '';
+  const runtime = container.runtime === 'container' ? '' : `${container.runtime} `;
+  const log =
+    container.logFile === null ? '' : `, its log ${container.logFile}${container.logReadable ? '' : ' (not readable)'}`;
+  return ` · in ${runtime}container ${container.id.slice(0, 12)}${log}`;
 }
 
 /** Shows the session's views (the Latency Summary and Latency Details), as Start Demo Server does. */
@@ -40,7 +49,7 @@ export async function attachToProcess(client: StageLensClient, reveal: RevealVie
     processes.map((p) => ({
       label: `${p.statsTables.tables === 'yes' ? '$(check)' : p.statsTables.tables === 'no' ? '$(warning)' : '$(question)'} pid ${p.pid}${p.port === null ? '' : ` · port ${p.port}`}`,
       description: `${p.deployConfig === null ? '' : `${path.basename(p.deployConfig)} · `}${tablesWord(p.statsTables)}`,
-      detail: `${p.argv.join(' ')}  (stdout: ${p.stdout}; ${p.statsTables.reason})`,
+      detail: `${p.argv.join(' ')}  (stdout: ${p.stdout}${containerWords(p.container ?? null)}; ${p.statsTables.reason})`,
       process: p,
     })),
     { title: 'Stage Lens: attach to a running server', matchOnDetail: true, matchOnDescription: true },

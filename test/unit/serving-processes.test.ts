@@ -14,6 +14,7 @@ import {
   optionValue,
 } from '../../server/capture/servingProcesses';
 import { attachPlan } from '../../server/capture/attachPlan';
+import { containerOfCgroup } from '../../server/capture/containerLog';
 import type { ServingProcess } from '../../server/protocol';
 
 interface FakeProc {
@@ -23,6 +24,8 @@ interface FakeProc {
   readonly fd1?: string;
   readonly fd2?: string;
   readonly ppid?: number;
+  /** /proc/<pid>/cgroup: the container it runs in. */
+  readonly cgroup?: string;
 }
 
 function fakeProcRoot(
@@ -42,6 +45,7 @@ function fakeProcRoot(
     fs.writeFileSync(path.join(dir, 'cmdline'), cmdline);
     fs.writeFileSync(path.join(dir, 'stat'), `${pid} (python3) S ${proc.ppid ?? 1} ${pid} ${pid} 0 -1 4194560\n`);
     if (proc.cwd !== undefined) fs.symlinkSync(proc.cwd, path.join(dir, 'cwd'));
+    if (proc.cgroup !== undefined) fs.writeFileSync(path.join(dir, 'cgroup'), proc.cgroup);
     for (const [fd, target] of [
       ['1', proc.fd1],
       ['2', proc.fd2],
@@ -235,6 +239,104 @@ test('attach plan: --log-file and a missing --log-stats are mentioned', () => {
   assert.match(noStats.explanation, /without --log-stats/);
   const sim = attachPlan(proc({ argv: ['stage-lens', 'simulate'] }));
   assert.doesNotMatch(sim.explanation, /--log-stats/);
+});
+
+// ------------------------------------------------------------ servers in containers
+
+const ID = 'a3f9c2e1b0d4'.padEnd(64, '7');
+const OTHER = 'b'.repeat(64);
+
+test("a container is told by its process's cgroup path, with its runtime", () => {
+  const cases: [string, ReturnType<typeof containerOfCgroup>][] = [
+    [`0::/system.slice/docker-${ID}.scope\n`, { runtime: 'docker', id: ID }],
+    [`12:pids:/docker/${ID}\n11:memory:/docker/${ID}\n0::/\n`, { runtime: 'docker', id: ID }],
+    [
+      `0::/kubepods.slice/kubepods-burstable.slice/kubepods-burstable-pod1d2c_8f.slice/cri-containerd-${ID}.scope\n`,
+      { runtime: 'kubernetes', id: ID },
+    ],
+    [`0::/kubepods/besteffort/pod1d2c-8f/${ID}\n`, { runtime: 'kubernetes', id: ID }],
+    [`0::/machine.slice/libpod-${ID}.scope/container\n`, { runtime: 'podman', id: ID }],
+    [`0::/system.slice/crio-${ID}.scope\n`, { runtime: 'container', id: ID }],
+    // A pod's sandbox id before the container's: the last id is the process's container.
+    [`0::/kubepods/pod1/${OTHER}/${ID}\n`, { runtime: 'kubernetes', id: ID }],
+    ['0::/user.slice/user-1000.slice/session-3.scope\n', null],
+    ['4:memory:/process_api/c036e5e0d5800cf8d20d2fb8bd3f0125\n0::/\n', null],
+    ['', null],
+  ];
+  for (const [cgroup, want] of cases) assert.deepEqual(containerOfCgroup(cgroup), want, cgroup);
+});
+
+test("a server in a container: the runtime's log file is found and tailed, where its output goes to a pipe", (t) => {
+  const serve = ['vllm', 'serve', 'Qwen/Qwen3-TTS', '--omni', '--log-stats', '--port', '8091'];
+  const { root, base } = fakeProcRoot(t, {
+    300: { argv: serve, fd1: 'pipe:[71]', fd2: 'pipe:[71]', cgroup: `0::/system.slice/docker-${ID}.scope\n` },
+    301: {
+      argv: serve,
+      fd1: 'pipe:[72]',
+      fd2: 'pipe:[72]',
+      cgroup: `0::/kubepods/burstable/pod1d2c/${ID.replace(/^a/, 'c')}\n`,
+    },
+    // A Docker container whose logging driver keeps no json-file log.
+    302: { argv: serve, fd1: 'pipe:[73]', fd2: 'pipe:[73]', cgroup: `0::/docker/${OTHER}\n` },
+    // In a container but writing to a file of its own: that file is tailed, as outside one.
+    303: { argv: serve, fd1: '/srv/server.log', fd2: '/srv/server.log', cgroup: `0::/docker/${ID}\n` },
+  });
+  const roots = {
+    docker: path.join(base, 'docker'),
+    kubernetesLogs: path.join(base, 'log', 'containers'),
+    podman: path.join(base, 'containers', 'storage'),
+  };
+  const dockerLog = path.join(roots.docker, 'containers', ID, `${ID}-json.log`);
+  fs.mkdirSync(path.dirname(dockerLog), { recursive: true });
+  fs.writeFileSync(dockerLog, '{"log":"INFO 12-01 10:00:00 [api_server.py:1] started\\n","stream":"stderr"}\n');
+  const kubeId = ID.replace(/^a/, 'c');
+  const kubeLog = path.join(roots.kubernetesLogs, `tts-7d9f_serving_omni-${kubeId}.log`);
+  fs.mkdirSync(roots.kubernetesLogs, { recursive: true });
+  fs.writeFileSync(kubeLog, '');
+
+  const found = new Map(listServingProcesses(root, roots).map((p) => [p.pid, p]));
+  assert.deepEqual(found.get(300)?.container, { runtime: 'docker', id: ID, logFile: dockerLog, logReadable: true });
+  assert.deepEqual(found.get(301)?.container, {
+    runtime: 'kubernetes',
+    id: kubeId,
+    logFile: kubeLog,
+    logReadable: true,
+  });
+  assert.deepEqual(found.get(302)?.container, { runtime: 'docker', id: OTHER, logFile: null, logReadable: false });
+
+  const docker = attachPlan(found.get(300) as ServingProcess);
+  assert.deepEqual(docker.logFiles, [dockerLog]);
+  const said = `Scraping http://127.0.0.1:8091/metrics. It runs in Docker container a3f9c2e1b0d4, whose output Docker keeps in ${dockerLog}: it tails that file for the per-request stats log.`;
+  assert.equal(docker.explanation.slice(0, said.length), said);
+  assert.deepEqual(attachPlan(found.get(301) as ServingProcess).logFiles, [kubeLog]);
+  const noFile = attachPlan(found.get(302) as ServingProcess);
+  assert.deepEqual(noFile.logFiles, []);
+  assert.match(
+    noFile.explanation,
+    /Its log cannot be captured: it runs in Docker container bbbbbbbbbbbb, its output goes to Docker and Docker keeps no log file of it that Stage Lens found \(another logging driver\); copy it to a file with `docker logs -f bbbbbbbbbbbb > server\.log 2>&1` and attach to that file or use the metrics route/,
+  );
+  const ownFile = attachPlan(found.get(303) as ServingProcess);
+  assert.deepEqual(ownFile.logFiles, ['/srv/server.log']);
+  assert.doesNotMatch(ownFile.explanation, /container/);
+});
+
+test("attach plan: a container's log this user may not read is said, with the command that copies it", () => {
+  const unreadable = (runtime: 'docker' | 'kubernetes' | 'podman' | 'container', logFile: string | null) =>
+    attachPlan(proc({ stdout: 'pipe', stderr: 'pipe', container: { runtime, id: ID, logFile, logReadable: false } }));
+  const docker = unreadable('docker', `/var/lib/docker/containers/${ID}/${ID}-json.log`);
+  assert.deepEqual(docker.logFiles, []);
+  assert.match(
+    docker.explanation,
+    /it runs in Docker container a3f9c2e1b0d4, its output goes to Docker and Docker may keep it in \/var\/lib\/docker\/containers\/a3f9\w+\/a3f9\w+-json\.log, which this user may not read; copy it to a file with `docker logs -f a3f9c2e1b0d4 > server\.log 2>&1`/,
+  );
+  assert.match(
+    unreadable('kubernetes', `/var/log/containers/tts-7d9f_serving_omni-${ID}.log`).explanation,
+    /copy it to a file with `kubectl logs -f -n serving tts-7d9f -c omni > server\.log`/,
+  );
+  assert.match(unreadable('kubernetes', null).explanation, /`crictl logs -f a3f9c2e1b0d4 > server\.log 2>&1`/);
+  assert.match(unreadable('podman', null).explanation, /`podman logs -f a3f9c2e1b0d4 > server\.log 2>&1`/);
+  // A runtime not told: the restart with tee, as outside a container.
+  assert.match(unreadable('container', null).explanation, /2>&1 \| tee server\.log/);
 });
 
 // ------------------------------------------------------------ the real /proc
