@@ -15,6 +15,7 @@ import { fileReads, readChunkAt } from './importFile';
 import { SessionFiles } from './sessionFiles';
 import type { SessionMeta } from './storage/storedMeta';
 import { fileChunks } from './fileChunks';
+import { JoinedFiles, joinedName } from './joinedFiles';
 import type { InputEncoding } from './gunzipInput';
 import { compressedFormatOf } from '../core/log/compressedInput';
 import {
@@ -259,7 +260,7 @@ function streamRunOf(kind: InputKind, source: string, options: LoadRunOptions): 
  * parsed chunk by chunk as it arrives, a scrape read whole (at most MAX_SCRAPE_BYTES).
  */
 export async function loadRunFromStream(
-  input: Readable | AsyncIterable<Buffer>,
+  input: Readable | AsyncIterable<Buffer> | JoinedFiles,
   source: string,
   options: LoadRunOptions,
 ): Promise<RunData> {
@@ -271,6 +272,11 @@ export async function loadRunFromStream(
     throw err;
   }
   return gzipRun(run, run.encoding, source);
+}
+
+/** Reads several log files as one run's log (a log and its rotations), in the order given: oldest first. */
+export function loadJoinedRun(files: readonly string[], options: LoadRunOptions): Promise<RunData> {
+  return loadRunFromStream(new JoinedFiles(files), joinedName(files), options);
 }
 
 /** Reads one run; rejects with a readable message when the path cannot be used. */

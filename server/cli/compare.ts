@@ -25,7 +25,9 @@ import {
   runDataName,
 } from '../core/compare';
 import type { RunData, SignificanceOptions } from '../core/compare';
-import { ioMessage, loadRun, loadRunFromStream, type LoadRunOptions } from '../capture/compareInput';
+import { ioMessage, loadJoinedRun, loadRun, loadRunFromStream, type LoadRunOptions } from '../capture/compareInput';
+import { compareSides, type CompareSide } from './compareSides';
+import { readOrderNote } from './severalInputs';
 import { bootOption, unknownBootProblem } from './bootOption';
 import { parseCommandArgs } from './commandArgs';
 import { urlInputsMessage } from './urlInput';
@@ -36,12 +38,16 @@ import { terminalText } from '../core/textTable';
 import { markFullRun } from '../codeCacheRun';
 
 const HELP = `Usage: stage-lens compare <baseline> <candidate> [options]
+       stage-lens compare <baseline files...> vs <candidate files...> [options]
 
 Compares two runs of a vLLM-Omni server, each a server log (--log-stats), a /metrics
 scrape, or a saved Stage Lens session folder (<storage>/sessions/<id>, or a copy of
 one anywhere); one of the two
 may be '-', a log or scrape read from stdin. A gzip-compressed log or scrape (a rotated
-server.log.1.gz, told by its first bytes) is read as the text inside it. Per stage and
+server.log.1.gz, told by its first bytes) is read as the text inside it. A run whose log
+was rotated is given as its files, the two runs' parted by 'vs' (stage-lens compare
+before/server.log* vs after/server.log*): each run's files are read as one log, oldest
+first by their rotation number or date, as analyze reads several. Per stage and
 phase (queued, input wait, ready queued, prefill, decode, TTFT, gen time, time to first
 output, added time to first output) and end to end: counts, p50/p90/p99 of both runs,
 the difference in ms and %, and whether it is beyond noise; findings that appeared or
@@ -109,7 +115,7 @@ const WORKER_TASK = 'stage-lens/compare-load';
 
 interface WorkerRequest {
   readonly task: typeof WORKER_TASK;
-  readonly source: string;
+  readonly side: CompareSide;
   readonly options: LoadRunOptions;
 }
 
@@ -129,7 +135,7 @@ export async function runCompareWorker(): Promise<number> {
   let reply: WorkerReply;
   const transfer: ArrayBuffer[] = [];
   try {
-    const run = await loadRun(request.source, request.options);
+    const run = await loadSide(request.side, request.options);
     for (const scope of run.samples?.scopes ?? []) {
       for (const m of Object.values(scope.metrics))
         if (m !== undefined && m.values.buffer instanceof ArrayBuffer) transfer.push(m.values.buffer);
@@ -158,11 +164,17 @@ function workersUsable(): boolean {
   );
 }
 
-function loadInWorker(source: string, options: LoadRunOptions, workers: Worker[]): Promise<RunData> {
+/** One run: its input, or its several files read as one log. */
+function loadSide(side: CompareSide, options: LoadRunOptions): Promise<RunData> {
+  return side.files === null ? loadRun(side.source, options) : loadJoinedRun(side.files, options);
+}
+
+function loadInWorker(side: CompareSide, options: LoadRunOptions, workers: Worker[]): Promise<RunData> {
+  const source = side.source;
   return new Promise((resolve, reject) => {
     const worker = new Worker(cliEntry() as string, {
       argv: [COMPARE_WORKER_COMMAND],
-      workerData: { task: WORKER_TASK, source, options } satisfies WorkerRequest,
+      workerData: { task: WORKER_TASK, side, options } satisfies WorkerRequest,
     });
     workers.push(worker);
     let settled = false;
@@ -186,37 +198,37 @@ const STDIN_SOURCE = '-';
 
 /** Reads both runs, each with its own options (its boot). */
 export async function loadRuns(
-  baseline: string,
-  candidate: string,
+  baseline: CompareSide,
+  candidate: CompareSide,
   baselineOptions: LoadRunOptions,
   candidateOptions: LoadRunOptions,
 ): Promise<[RunData, RunData]> {
-  if (baseline === STDIN_SOURCE && candidate === STDIN_SOURCE)
+  if (baseline.source === STDIN_SOURCE && candidate.source === STDIN_SOURCE)
     throw new Error("only one of the two inputs can be '-' (stdin)");
-  // A missing path is reported at once, not after the other input was read.
-  for (const source of [baseline, candidate]) {
-    if (source === STDIN_SOURCE) continue;
+  // A missing path is reported at once, not after the other input was read (several files were checked already).
+  for (const side of [baseline, candidate]) {
+    if (side.source === STDIN_SOURCE || side.files !== null) continue;
     try {
-      await stat(source);
+      await stat(side.source);
     } catch (err) {
-      throw new Error(ioMessage(source, err));
+      throw new Error(ioMessage(side.source, err));
     }
   }
   // stdin is read on this thread; a file in a worker when workers are usable.
   const useWorkers = workersUsable();
   const workers: Worker[] = [];
-  const load = (source: string, options: LoadRunOptions): Promise<RunData> =>
-    source === STDIN_SOURCE
+  const load = (side: CompareSide, options: LoadRunOptions): Promise<RunData> =>
+    side.source === STDIN_SOURCE && side.files === null
       ? loadRunFromStream(process.stdin, 'stdin', options)
       : useWorkers
-        ? loadInWorker(source, options, workers)
-        : loadRun(source, options);
+        ? loadInWorker(side, options, workers)
+        : loadSide(side, options);
   try {
     return await Promise.all([load(baseline, baselineOptions), load(candidate, candidateOptions)]);
   } catch (err) {
     // The other input is of no use once one failed (and stdin must not keep the program waiting).
     await Promise.all(workers.map((w) => w.terminate()));
-    if (baseline === STDIN_SOURCE || candidate === STDIN_SOURCE) process.stdin.destroy();
+    if (baseline.source === STDIN_SOURCE || candidate.source === STDIN_SOURCE) process.stdin.destroy();
     throw err;
   }
 }
@@ -238,18 +250,6 @@ function usage(message: string): number {
     `stage-lens compare: ${message}\n\nRun 'stage-lens compare --help' for the options and the rule grammar.\n`,
   );
   return 2;
-}
-
-/** Why `inputs` (not two) cannot be compared, naming what was given: "got 1 (a.log): give the candidate run too". */
-function inputCountProblem(inputs: readonly string[]): string {
-  const given = inputs.length === 0 ? '' : ` (${inputs.map((i) => (i === STDIN_SOURCE ? 'stdin' : i)).join(', ')})`;
-  const advice =
-    inputs.length === 0
-      ? 'give the baseline run and the candidate run'
-      : inputs.length === 1
-        ? 'give the candidate run too (a log, a /metrics scrape or a session folder)'
-        : 'give exactly two';
-  return `expected two inputs, <baseline> <candidate>, got ${inputs.length}${given}: ${advice}`;
 }
 
 function numberOption(
@@ -287,11 +287,12 @@ export async function runCompare(argv: string[]): Promise<number> {
   const format = v.format as string;
   if (format !== 'table' && format !== 'json' && format !== 'markdown')
     return usage(`--format must be table, json or markdown (got '${format}')`);
-  if (parsed.positionals.length !== 2) return usage(inputCountProblem(parsed.positionals));
-  const [baselineSource, candidateSource] = parsed.positionals as [string, string];
+  const sides = compareSides(parsed.positionals);
+  if (typeof sides === 'string') return usage(sides);
+  const [baselineSide, candidateSide] = sides;
   const asUrl = urlInputsMessage('compare', [
-    { role: 'baseline', value: baselineSource },
-    { role: 'candidate', value: candidateSource },
+    ...(baselineSide.files ?? [baselineSide.source]).map((value) => ({ role: 'baseline', value })),
+    ...(candidateSide.files ?? [candidateSide.source]).map((value) => ({ role: 'candidate', value })),
   ]);
   if (asUrl !== null) {
     process.stderr.write(`stage-lens compare: ${asUrl}\n`);
@@ -356,9 +357,14 @@ export async function runCompare(argv: string[]): Promise<number> {
   let runs: [RunData, RunData];
   try {
     const excludeCold = v['exclude-cold'] === true;
+    for (const [role, side] of [
+      ['baseline', baselineSide],
+      ['candidate', candidateSide],
+    ] as const)
+      if (side.files !== null) process.stderr.write(`stage-lens compare: the ${role} ${readOrderNote(side.files)}\n`);
     runs = await loadRuns(
-      baselineSource,
-      candidateSource,
+      baselineSide,
+      candidateSide,
       { excludeCold, boot: baselineBoot as number | null },
       { excludeCold, boot: candidateBoot as number | null },
     );

@@ -81,7 +81,7 @@ export async function attachToLogFile(client: StageLensClient, reveal: RevealVie
   const chosen = await vscode.window.showOpenDialog({
     canSelectMany: false,
     title: 'Stage Lens: server log to follow',
-    filters: { Logs: ['log', 'txt', 'out'], 'All files': ['*'] },
+    filters: { Logs: ['log', 'txt', 'out', 'jsonl'], 'All files': ['*'] },
   });
   const file = chosen?.[0];
   if (file === undefined) return;

@@ -291,7 +291,11 @@ test('not two inputs, or one that cannot be read: exit 2, nothing on stdout, one
     [[fixed], `got 1 (${fixed}): give the candidate run too (a log, a /metrics scrape or a session folder)`, undefined],
     [['-'], 'got 1 (stdin): give the candidate run too (a log, a /metrics scrape or a session folder)', 'x'],
     [[], 'got 0: give the baseline run and the candidate run', undefined],
-    [[fixed, fixed, fixed], `got 3 (${fixed}, ${fixed}, ${fixed}): give exactly two`, undefined],
+    [
+      [fixed, fixed, fixed],
+      `got 3 (${fixed}, ${fixed}, ${fixed}): give exactly two, or each run's files on either side of 'vs' (a log and its rotations: before/server.log* vs after/server.log*)`,
+      undefined,
+    ],
   ];
   for (const [inputs, why, input] of counts) {
     const r = cli(['compare', ...inputs], input === undefined ? {} : { input });

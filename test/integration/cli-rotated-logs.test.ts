@@ -11,25 +11,15 @@ import * as path from 'node:path';
 import * as zlib from 'node:zlib';
 import { CLI, runCli as cli } from './support/cliProcess';
 import { tempFolder } from './support/tempFolder';
+import { rotatedSample, SAMPLE } from './support/rotatedSample';
 
-const ROOT = path.resolve(__dirname, '..', '..');
-const SAMPLE = path.join(ROOT, 'samples', 'qwen3-tts-first-audio-cold-start.log');
 const dir = tempFolder('stage-lens-rotated-');
 
 type Doc = { requests: { requestId: string; timestamp: string }[]; boots: number; problems: unknown[] };
 
-/** The sample as logrotate leaves it: two older parts (the oldest compressed), the current log. */
+/** The sample as logrotate leaves it (rotatedSample), and `stage-lens` on the PATH, as an installed CLI is. */
 function rotate(): Buffer[] {
-  const text = fs.readFileSync(SAMPLE);
-  const lines = text.toString('utf8').split(/(?<=\n)/);
-  // Cuts inside tables (a record runs on from one file into the next), the second inside a line.
-  const first = Buffer.byteLength(lines.slice(0, 503).join(''));
-  const second = Buffer.byteLength(lines.slice(0, 977).join('')) + 30;
-  const parts = [text.subarray(0, first), text.subarray(first, second), text.subarray(second)];
-  fs.writeFileSync(path.join(dir, 'server.log.2.gz'), zlib.gzipSync(parts[0] as Buffer));
-  fs.writeFileSync(path.join(dir, 'server.log.1'), parts[1] as Buffer);
-  fs.writeFileSync(path.join(dir, 'server.log'), parts[2] as Buffer);
-  // `stage-lens` on the PATH, as an installed CLI is.
+  const parts = rotatedSample(dir);
   const bin = path.join(dir, 'bin');
   fs.mkdirSync(bin, { recursive: true });
   fs.writeFileSync(path.join(bin, 'stage-lens'), `#!/bin/sh\nexec "${process.execPath}" "${CLI}" "$@"\n`, {
