@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { uiTest } from '../harness/ui';
-import { sideBarWebview, waitText } from './uiHelpers';
+import { explorerRow, importFromContextMenu, sideBarWebview, waitText } from './uiHelpers';
 import { vllmJsonFormatterLog } from '../../unit/support/jsonLinesLogs';
 
 const SAMPLE = path.resolve(__dirname, '../../../samples/qwen3-tts-first-audio-cold-start.log');
@@ -18,25 +18,7 @@ uiTest(
     // The sample's colour codes are the text formatter's, not part of a JSON formatter's output.
     const log = fs.readFileSync(SAMPLE, 'utf8').replace(/\x1b\[[0-9;]*m/g, '');
     fs.writeFileSync(path.join(wb.workspace, 'vllm.jsonl'), vllmJsonFormatterLog(log));
-    await wb.runCommand('View: Show Explorer');
-    const row = wb.page.getByRole('treeitem', { name: 'vllm.jsonl', exact: true });
-    // Written after the window opened: the Explorer is refreshed if its watcher has not shown it yet.
-    for (let tries = 0; ; tries++) {
-      const shown = await row
-        .waitFor({ state: 'visible', timeout: 5_000 })
-        .then(() => true)
-        .catch(() => false);
-      if (shown) break;
-      if (tries === 5) throw new Error('the Explorer does not show vllm.jsonl');
-      await wb.page.locator('.action-label[aria-label="Refresh Explorer"]').first().click({ force: true });
-    }
-    await row.click({ button: 'right' });
-    const item = wb.page.locator('.monaco-menu .action-item', { hasText: 'Import Log...' });
-    await item.waitFor({ state: 'visible', timeout: 10_000 });
-    await item.hover();
-    await item.click();
-    // A click while the menu still settles can be lost; the item is then the highlighted one.
-    if (await item.isVisible().catch(() => false)) await wb.page.keyboard.press('Enter');
+    await importFromContextMenu(wb, await explorerRow(wb, 'vllm.jsonl'));
 
     const view = await sideBarWebview(wb, 60_000);
     const title = await waitText(

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { uiTest } from '../harness/ui';
-import { sideBarWebview, waitText } from './uiHelpers';
+import { explorerRow, importFromContextMenu, sideBarWebview, waitText } from './uiHelpers';
 
 const SAMPLE = path.resolve(__dirname, '../../../samples/qwen3-tts-first-audio-cold-start.log');
 
@@ -18,18 +18,8 @@ uiTest(
     const parts = [lines.slice(0, 503), lines.slice(503, 977), lines.slice(977)].map((p) => p.join(''));
     const names = ['server.log.2', 'server.log.1', 'server.log'];
     names.forEach((name, i) => fs.writeFileSync(path.join(wb.workspace, name), parts[i] ?? ''));
-    await wb.runCommand('View: Show Explorer');
+    await explorerRow(wb, 'server.log.2');
     const row = (name: string) => wb.page.getByRole('treeitem', { name, exact: true });
-    // Written after the window opened: the Explorer is refreshed if its watcher has not shown them yet.
-    for (let tries = 0; ; tries++) {
-      const shown = await row('server.log.2')
-        .waitFor({ state: 'visible', timeout: 5_000 })
-        .then(() => true)
-        .catch(() => false);
-      if (shown) break;
-      if (tries === 5) throw new Error('the Explorer does not show the log files');
-      await wb.page.locator('.action-label[aria-label="Refresh Explorer"]').first().click({ force: true });
-    }
     // The three rows are next to each other: a click on the first, Shift+click on the last.
     await row('server.log').click();
     await wb.page.waitForTimeout(500);
@@ -37,13 +27,7 @@ uiTest(
     const selected = wb.page.locator('.explorer-folders-view .monaco-list-row[aria-selected="true"]');
     for (const deadline = Date.now() + 10_000; (await selected.count()) !== 3; await wb.page.waitForTimeout(200))
       if (Date.now() > deadline) throw new Error(`${await selected.count()} files selected, not 3`);
-    await row('server.log.2').click({ button: 'right' });
-    const item = wb.page.locator('.monaco-menu .action-item', { hasText: 'Import Log...' });
-    await item.waitFor({ state: 'visible', timeout: 10_000 });
-    await item.hover();
-    await item.click();
-    // A click while the menu still settles can be lost; the item is then the highlighted one.
-    if (await item.isVisible().catch(() => false)) await wb.page.keyboard.press('Enter');
+    await importFromContextMenu(wb, row('server.log.2'));
 
     const view = await sideBarWebview(wb, 60_000);
     const title = await waitText(
@@ -60,6 +44,7 @@ uiTest(
     await wb.runCommand('View: Show Explorer');
     await row('qwen3_tts.yaml').click({ button: 'right' });
     await wb.page.locator('.monaco-menu .action-item', { hasText: 'Copy Path' }).waitFor({ state: 'visible' });
+    const item = wb.page.locator('.monaco-menu .action-item', { hasText: 'Import Log...' });
     assert.equal(await item.count(), 0, 'Import Log... on a YAML file');
     await wb.page.keyboard.press('Escape');
   },

@@ -1,6 +1,6 @@
 // Helpers shared by the UI tests (test/editor/ui/*.ui.ts): the side bar's webview, text
 // polled until a live webview shows what a test waits for, sashes dragged like a person.
-import type { FrameLocator } from 'playwright-core';
+import type { FrameLocator, Locator } from 'playwright-core';
 import type { Workbench } from '../harness/workbench';
 
 // The few DOM shapes used inside page.evaluate (the tsconfig has no "dom" lib).
@@ -150,4 +150,33 @@ export async function importLog(wb: Workbench, file: string): Promise<void> {
     if (Date.now() > deadline)
       throw new Error(`the file dialog did not take the path; it shows "${await input.inputValue()}"`);
   }
+}
+
+/**
+ * The Explorer's row of `name` in the workspace's root, once shown: a file written after the
+ * window opened is shown when the Explorer's watcher sees it, else after a Refresh Explorer.
+ */
+export async function explorerRow(wb: Workbench, name: string): Promise<Locator> {
+  await wb.runCommand('View: Show Explorer');
+  const row = wb.page.getByRole('treeitem', { name, exact: true });
+  for (let tries = 0; ; tries++) {
+    const shown = await row
+      .waitFor({ state: 'visible', timeout: 5_000 })
+      .then(() => true)
+      .catch(() => false);
+    if (shown) return row;
+    if (tries === 5) throw new Error(`the Explorer does not show ${name}`);
+    await wb.page.locator('.action-label[aria-label="Refresh Explorer"]').first().click({ force: true });
+  }
+}
+
+/** Right-click on `row` (a file, or one of the files selected), then Import Log... on its context menu. */
+export async function importFromContextMenu(wb: Workbench, row: Locator): Promise<void> {
+  await row.click({ button: 'right' });
+  const item = wb.page.locator('.monaco-menu .action-item', { hasText: 'Import Log...' });
+  await item.waitFor({ state: 'visible', timeout: 10_000 });
+  await item.hover();
+  await item.click();
+  // A click while the menu still settles can be lost; the item is then the highlighted one.
+  if (await item.isVisible().catch(() => false)) await wb.page.keyboard.press('Enter');
 }
