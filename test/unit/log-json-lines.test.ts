@@ -169,6 +169,11 @@ test("OpenTelemetry's JSON formatter (body, timestamp, severity_text) and the pr
     }),
     '(Engine_Core__0_ pid=7) DEBUG 12-01 10:00:05 [json:0] ',
   );
+  // A colon would end the call site's path; spaces and brackets would end the prefix.
+  assert.equal(
+    formatterPrefixOf({ asctime: '12-01 10:00:05', levelname: 'INFO', filename: 'C:\\srv\\[x] y.py', lineno: 12 }),
+    'INFO 12-01 10:00:05 [C__srv__x__y.py:12] ',
+  );
   // No time or no level: no prefix, the message is read as printed.
   assert.equal(formatterPrefixOf({ levelname: 'DEBUG', message: 'x' }), null);
   assert.equal(formatterPrefixOf({ asctime: 'yesterday', levelname: 'DEBUG' }), null);

@@ -77,11 +77,14 @@ function logTimeOf(text: string): string | null {
   return m === null ? null : `${m[1]} ${m[2]}`;
 }
 
-/** What a name may hold inside vLLM's prefix: no space, bracket or parenthesis, within `max` characters. */
-function prefixName(value: unknown, max: number): string | null {
+/**
+ * What a name may hold inside vLLM's prefix, within `max` characters: no space, bracket or
+ * parenthesis, and in a call site's path (`call`) no colon, which ends the path.
+ */
+function prefixName(value: unknown, max: number, call = false): string | null {
   if (typeof value !== 'string' && typeof value !== 'number') return null;
   const text = String(value)
-    .replace(/[^\w.:/-]/g, '_')
+    .replace(call ? /[^\w./-]/g : /[^\w.:/-]/g, '_')
     .slice(0, max);
   return text === '' ? null : text;
 }
@@ -98,7 +101,7 @@ export function formatterPrefixOf(entry: Record<string, unknown>): string | null
   const pid = prefixName(entry['process'], 10);
   const process = name !== null && pid !== null ? `(${name} pid=${pid}) ` : '';
   const file =
-    prefixName(entry['filename'] ?? entry['pathname'] ?? entry['name'] ?? entry['logger'], MAX_CALL_SITE_PATH) ??
+    prefixName(entry['filename'] ?? entry['pathname'] ?? entry['name'] ?? entry['logger'], MAX_CALL_SITE_PATH, true) ??
     'json';
   const line =
     typeof entry['lineno'] === 'number' && Number.isSafeInteger(entry['lineno']) ? String(entry['lineno']) : '0';
@@ -283,7 +286,8 @@ export class JsonLinesUnwrapper {
   private given(count: number): void {
     this.fileLine++;
     if (count !== 1) {
-      if (this.runs.length >= 3 * MAX_LINE_RUNS) this.runs = this.runs.slice(this.runs.length >> 1);
+      // The older half let go, three numbers a breakpoint.
+      if (this.runs.length >= 3 * MAX_LINE_RUNS) this.runs = this.runs.slice(3 * (MAX_LINE_RUNS >> 1));
       this.runs.push(this.textLine + 1, count, this.fileLine);
     }
     this.textLine += count;
