@@ -246,6 +246,15 @@ test('hostile JSON lines cost a line each, not the parse', () => {
   assert.equal([...first.records, ...last.records].filter((r) => r.kind === 'requestE2E').length, 6);
 });
 
+test("line numbers stay right past the line map's limit (its older half let go)", () => {
+  const filler = Array.from({ length: 70_000 }, (_, i) => JSON.stringify({ message: `line ${i}\nits second line` }));
+  const cut = JSON.stringify({ message: '[StageRequestStats [request_id=r-late]]\n+------+-----+\n| Field | 0 |' });
+  const out = parsed([...filler, cut, JSON.stringify({ message: 'after' })].join('\n'), 1 << 20);
+  const problem = out.problems.find((p) => /cut off/.test(p.message));
+  assert.ok(problem !== undefined, JSON.stringify(out.problems));
+  assert.equal(problem.line, 70_001);
+});
+
 test('a JSON-lines log is read in linear time', () => {
   const entry = (i: number) =>
     JSON.stringify({ levelname: 'DEBUG', message: `[OmniTiming] request_id=r${i} total=1.00s\nline two\nline three` });
