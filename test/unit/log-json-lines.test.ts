@@ -68,6 +68,15 @@ test("Docker's json-file log reads as the log it wraps, in pieces of any size", 
   }
 });
 
+test('a byte-order mark before the first line, as bytes or as text, is not part of it', () => {
+  const plain = parseLogText(FIRST_AUDIO);
+  const json = dockerJsonLog(FIRST_AUDIO);
+  for (const out of [parsed(`\uFEFF${json}`), parsed(`\uFEFF${json}`, 100)]) {
+    assert.deepEqual(out.records, plain.records);
+    assert.deepEqual(out.problems, plain.problems);
+  }
+});
+
 test('journald, Loki, Cloud Logging and a CRI shipper with partial lines read the same requests', () => {
   const plain = parseLogText(THREE_STAGE);
   const journald = wrapped(THREE_STAGE, 'MESSAGE', { __REALTIME_TIMESTAMP: '1764583200000000', _PID: '12672' });

@@ -253,7 +253,9 @@ export class JsonLinesUnwrapper {
   }
 
   private line(raw: string, out: string[]): void {
-    const line = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
+    // A byte-order mark before the first line (text input keeps it: only a decoder drops it).
+    const start = this.fileLine === 0 && raw.charCodeAt(0) === 0xfeff ? 1 : 0;
+    const line = raw.slice(start, raw.endsWith('\r') ? -1 : raw.length);
     if (line.trim() === '') {
       out.push('\n');
       return this.given(1);
