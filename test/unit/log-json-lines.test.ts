@@ -50,6 +50,10 @@ test('the first line tells a JSON-lines log and its field', () => {
   assert.equal(wrapperFieldOf('{"levelname":"DEBUG","message":"x"}'), 'message');
   // log_utils.py's own stats lines are JSON of their own, not wrapped log lines.
   assert.equal(wrapperFieldOf('{"type": "overall_request", "request_id": "0_a", "e2e_time_ms": 1.5}'), null);
+  // journalctl -o json writes a message that is not printable UTF-8 as its bytes.
+  assert.equal(wrapperFieldOf('{"MESSAGE":[27,91,48,109,104,105]}'), 'MESSAGE');
+  assert.equal(wrapperFieldOf('{"MESSAGE":[27,256]}'), null);
+  assert.equal(wrapperFieldOf('{"log": [104, 105]}'), null);
   assert.equal(wrapperFieldOf('{"log": 3}'), null);
   assert.equal(wrapperFieldOf('["log"]'), null);
   assert.equal(wrapperFieldOf('{"log": "x"'), null);
@@ -79,7 +83,17 @@ test('a byte-order mark before the first line, as bytes or as text, is not part 
 
 test('journald, Loki, Cloud Logging and a CRI shipper with partial lines read the same requests', () => {
   const plain = parseLogText(THREE_STAGE);
-  const journald = wrapped(THREE_STAGE, 'MESSAGE', { __REALTIME_TIMESTAMP: '1764583200000000', _PID: '12672' });
+  // A line with a colour code's ESC as journald's byte array, the others as strings.
+  const journald = THREE_STAGE.replace(/\n$/, '')
+    .split('\n')
+    .map((l, i) =>
+      JSON.stringify({
+        __REALTIME_TIMESTAMP: '1764583200000000',
+        _PID: '12672',
+        MESSAGE: i % 2 === 0 ? l : [...Buffer.from(`\x1b[0m${l}`)],
+      }),
+    )
+    .join('\n');
   const loki = wrapped(THREE_STAGE, 'line', { labels: { app: 'vllm' }, timestamp: '2026-12-01T10:00:00Z' });
   const gcp = wrapped(THREE_STAGE, 'textPayload', { severity: 'DEBUG' });
   // Fluent Bit's cri parser: each line in `log` without its newline, a long one cut into P parts.

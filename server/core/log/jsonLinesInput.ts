@@ -56,10 +56,25 @@ function jsonObject(line: string): Record<string, unknown> | null {
   }
 }
 
-/** `preferred` when it is a string in `entry`, else the first wrapper field that is. */
+/**
+ * The text of `entry[field]`: a string, or the byte array journalctl -o json writes for a message
+ * that is not printable UTF-8 (a colour code's ESC); null for anything else.
+ */
+function wrappedText(entry: Record<string, unknown>, field: WrapperField): string | null {
+  const value = entry[field];
+  if (typeof value === 'string') return value;
+  if (field !== 'MESSAGE' || !Array.isArray(value)) return null;
+  const bytes = value as unknown[];
+  for (const b of bytes) if (typeof b !== 'number' || !Number.isInteger(b) || b < 0 || b > 255) return null;
+  return textDecoder.decode(Uint8Array.from(bytes as number[]));
+}
+
+const textDecoder = new TextDecoder('utf-8');
+
+/** `preferred` when `entry` holds its text, else the first wrapper field it holds. */
 function wrappedField(entry: Record<string, unknown>, preferred: WrapperField | null): WrapperField | null {
-  if (preferred !== null && typeof entry[preferred] === 'string') return preferred;
-  for (const f of WRAPPER_FIELDS) if (typeof entry[f] === 'string') return f;
+  if (preferred !== null && wrappedText(entry, preferred) !== null) return preferred;
+  for (const f of WRAPPER_FIELDS) if (wrappedText(entry, f) !== null) return f;
   return null;
 }
 
@@ -272,7 +287,7 @@ export class JsonLinesUnwrapper {
       out.push(line, '\n');
       return this.given(1);
     }
-    const printed = entry[field] as string;
+    const printed = wrappedText(entry, field) as string;
     const prefix = MESSAGE_FIELDS.has(field) ? formatterPrefixOf(entry) : null;
     // vLLM's text formatter prefixes every line of a message.
     const value = prefix === null ? printed : prefix + printed.replace(/\n(?!$)/g, `\n${prefix}`);
