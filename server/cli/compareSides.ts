@@ -1,21 +1,14 @@
 // compare's inputs: `<baseline> <candidate>`, or, for runs whose logs were rotated, the files of
 // each run on either side of `vs` (`stage-lens compare before/server.log* vs after/server.log*`):
 // each side's files are read as one log, oldest first, as analyze reads several (severalInputs.ts).
-import { oldestFirst } from '../core/rotationOrder';
-import { joinedName } from '../capture/joinedFiles';
-import { unreadableFileProblem } from './severalInputs';
+import { joinedInputs, stdinAmongFilesMessage, type InputsToRead } from './severalInputs';
 
 /** The word that parts the baseline's files from the candidate's. */
 export const SIDES_SEPARATOR = 'vs';
 const STDIN_INPUT = '-';
 
 /** One run's input: one path or '-' (a log, a scrape or a session folder), or several log files, oldest first. */
-export interface CompareSide {
-  /** The input as given, or the several files' names joined: how the report names the run. */
-  readonly source: string;
-  /** The several files, oldest first; null for one input. */
-  readonly files: readonly string[] | null;
-}
+export type CompareSide = InputsToRead;
 
 /** Why `inputs` (not two) cannot be compared, naming what was given: "got 1 (a.log): give the candidate run too". */
 function inputCountProblem(inputs: readonly string[]): string {
@@ -33,11 +26,9 @@ function side(inputs: readonly string[], role: 'baseline' | 'candidate'): Compar
   if (inputs.length === 0)
     return `nothing ${role === 'baseline' ? 'before' : 'after'} '${SIDES_SEPARATOR}': give the ${role} run's files there`;
   if (inputs.length === 1) return { source: inputs[0] as string, files: null };
-  if (inputs.includes(STDIN_INPUT))
-    return `'-' (stdin) is read alone, not with other files (the ${role} has ${inputs.length}): give its files alone, or pipe them all in`;
-  const files = oldestFirst(inputs);
-  const unreadable = unreadableFileProblem(files);
-  return unreadable !== null ? `the ${role}: ${unreadable}` : { source: joinedName(files), files };
+  if (inputs.includes(STDIN_INPUT)) return stdinAmongFilesMessage(inputs.length, ` for the ${role}`);
+  const joined = joinedInputs(inputs);
+  return typeof joined === 'string' ? `the ${role}: ${joined}` : joined;
 }
 
 /** The positionals as the two runs to compare, or why they cannot be (said before anything is read). */

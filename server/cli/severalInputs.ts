@@ -25,14 +25,22 @@ export interface InputsToRead {
  * among several, a file of several that cannot be read: said before anything is read).
  */
 export function inputsToRead(command: 'analyze' | 'explain', positionals: readonly string[]): InputsToRead | string {
-  if (positionals.length > 1 && positionals.includes(STDIN_INPUT))
-    return `'-' (stdin) is read alone, not with other inputs (got ${positionals.length}): give the files alone (they are read as one log, oldest first), or pipe them all in.`;
-  const files = positionals.length > 1 ? oldestFirst(positionals) : null;
-  for (const input of files ?? positionals) {
+  if (positionals.length > 1 && positionals.includes(STDIN_INPUT)) return stdinAmongFilesMessage(positionals.length);
+  for (const input of positionals) {
     const asUrl = urlInputMessage(command, input);
     if (asUrl !== null) return asUrl;
   }
-  if (files === null) return { source: positionals[0] ?? '-', files: null };
+  return positionals.length > 1 ? joinedInputs(positionals) : { source: positionals[0] ?? '-', files: null };
+}
+
+/** Why stdin cannot be read among `count` inputs (`whose`: ' for the baseline', where there are two runs). */
+export function stdinAmongFilesMessage(count: number, whose = ''): string {
+  return `'-' (stdin) is read alone, not with other inputs (got ${count}${whose}): give the files alone (they are read as one log, oldest first), or pipe them all in.`;
+}
+
+/** Several files as one log's, oldest first, or the first of them that cannot be read (said before any is read). */
+export function joinedInputs(inputs: readonly string[]): InputsToRead | string {
+  const files = oldestFirst(inputs);
   return unreadableFileProblem(files) ?? { source: joinedName(files), files };
 }
 

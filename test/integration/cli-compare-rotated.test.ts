@@ -73,7 +73,7 @@ test('what cannot be compared is said before anything is read (exit 2)', () => {
     [[files[0] as string, 'vs', files[1] as string, 'vs', files[2] as string], /'vs' parts the two runs' files once/],
     [
       [files[0] as string, '-', 'vs', files[1] as string],
-      /'-' \(stdin\) is read alone, not with other files \(the baseline has 2\)/,
+      /'-' \(stdin\) is read alone, not with other inputs \(got 2 for the baseline\): give the files alone/,
     ],
     [
       [...files, 'vs', files[0] as string, path.join(before, 'server.log.9')],
