@@ -104,21 +104,22 @@ export function attachPlan(proc: ServingProcess): AttachPlan {
         `Scraping ${metricsUrl}.`
       : 'Its port is not known, so its /metrics cannot be scraped.',
   );
+  const metricsRoute =
+    metricsUrl !== null ? ' or use the metrics route (per-stage histograms, no per-request tables)' : '';
+  const copyCommand = container === null ? null : containerLogCommand(container);
   if (containerLog !== null && container !== null) {
     parts.push(
       `It runs in ${containerName(container)}, whose output ${RUNTIME_NAMES[container.runtime]} keeps in ${containerLog}: it tails that file for the per-request stats log.`,
     );
   } else if (logFiles.length > 0) {
     parts.push(`It tails ${logFiles.join(' and ')} for the per-request stats log.`);
-  } else if (container !== null && containerLogCommand(container) !== null) {
+  } else if (container !== null && copyCommand !== null) {
     const kept =
       container.logFile === null
         ? `${RUNTIME_NAMES[container.runtime]} keeps no log file of it that Stage Lens found (another logging driver)`
         : `${RUNTIME_NAMES[container.runtime]} may keep it in ${container.logFile}, which this user may not read`;
-    const metricsRoute =
-      metricsUrl !== null ? ' or use the metrics route (per-stage histograms, no per-request tables)' : '';
     parts.push(
-      `Its log cannot be captured: it runs in ${containerName(container)}, its output goes to ${RUNTIME_NAMES[container.runtime]} and ${kept}; copy it to a file with \`${containerLogCommand(container)}\` and attach to that file${metricsRoute}.`,
+      `Its log cannot be captured: it runs in ${containerName(container)}, its output goes to ${RUNTIME_NAMES[container.runtime]} and ${kept}; copy it to a file with \`${copyCommand}\` and attach to that file${metricsRoute}.`,
     );
   } else {
     const where =
@@ -126,8 +127,6 @@ export function attachPlan(proc: ServingProcess): AttachPlan {
         ? `its output goes to ${unreadableTarget(proc.stdout)}`
         : `its stdout goes to ${unreadableTarget(proc.stdout)} and its stderr to ${unreadableTarget(proc.stderr)}`;
     const restart = `${describeArgv(proc.argv)} 2>&1 | tee server.log`;
-    const metricsRoute =
-      metricsUrl !== null ? ' or use the metrics route (per-stage histograms, no per-request tables)' : '';
     parts.push(
       `Its log cannot be captured: ${where}; attach to a log file (restart the server with \`${restart}\`)${metricsRoute}.`,
     );
