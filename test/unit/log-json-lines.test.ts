@@ -10,6 +10,7 @@ import { LogStreamParser, parseLogText } from '../../server/core/log';
 import type { ParseOutput } from '../../server/core/records';
 import { formatterPrefixOf, wrapperFieldOf } from '../../server/core/log/jsonLinesInput';
 import { assertLinear } from './support/linearity';
+import { parseChunks } from './support/logHelpers';
 import { dockerJsonLog, vllmJsonFormatterLog } from './support/jsonLinesLogs';
 
 const UPSTREAM = path.join(__dirname, '../fixtures/upstream-rendered');
@@ -30,16 +31,9 @@ function wrapped(log: string, field: string, extra: Record<string, unknown> = {}
 function parsed(text: string, pieces = 0): ParseOutput {
   if (pieces === 0) return parseLogText(text);
   const bytes = Buffer.from(text);
-  const parser = new LogStreamParser();
-  const records = [];
-  const problems = [];
-  for (let i = 0; i < bytes.length; i += pieces) {
-    const out = parser.push(bytes.subarray(i, i + pieces));
-    records.push(...out.records);
-    problems.push(...out.problems);
-  }
-  const last = parser.end();
-  return { records: [...records, ...last.records], problems: [...problems, ...last.problems] };
+  return parseChunks(
+    Array.from({ length: Math.ceil(bytes.length / pieces) }, (_, i) => bytes.subarray(i * pieces, (i + 1) * pieces)),
+  );
 }
 
 test('the first line tells a JSON-lines log and its field', () => {
