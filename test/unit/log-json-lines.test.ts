@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { LogStreamParser, parseLogText } from '../../server/core/log';
+import { parseLogText } from '../../server/core/log';
 import type { ParseOutput } from '../../server/core/records';
 import { formatterPrefixOf, wrapperFieldOf } from '../../server/core/log/jsonLinesInput';
 import { assertLinear } from './support/linearity';
@@ -257,10 +257,15 @@ test('hostile JSON lines cost a line each, not the parse', () => {
   assert.ok(out.problems.some((p) => p.line === 2 && /not a JSON object/.test(p.message)));
   assert.ok(out.problems.some((p) => p.line === 3 && /2 lines of this JSON-lines log/.test(p.message)));
   // A line far past the line limit is given as it is and cut by the line splitter.
-  const long = new LogStreamParser({ maxLineLength: 1000 });
-  const first = long.push(`{"log": "x\\n"}\n{"log": "${'y'.repeat(10_000)}\\n"}\n${dockerJsonLog(FIRST_AUDIO)}`);
-  const last = long.end();
-  assert.equal([...first.records, ...last.records].filter((r) => r.kind === 'requestE2E').length, 6);
+  const long = parseChunks([`{"log": "x\\n"}\n{"log": "${'y'.repeat(10_000)}\\n"}\n${dockerJsonLog(FIRST_AUDIO)}`], {
+    maxLineLength: 1000,
+  });
+  assert.equal(long.records.filter((r) => r.kind === 'requestE2E').length, 6);
+  assert.deepEqual(
+    long.problems.map((p) => p.line),
+    [2],
+    JSON.stringify(long.problems),
+  );
 });
 
 test("line numbers stay right past the line map's limit (its older half let go)", () => {
