@@ -6,13 +6,10 @@
 // first non-blank line (a JSON object with one of those fields a string), each line is replaced by
 // its field's text. A value of several lines (a JSON formatter logs a whole table as one message)
 // gives them all, and the line numbers of records and problems are mapped back to the file's lines.
-// A formatter's message has no vLLM prefix (vLLM's own JSON formatters: `message` with `asctime`,
-// `levelname`, `vllm_process_name` and `process`; OpenTelemetry's: `body`, `timestamp`,
-// `severity_text`): where the entry gives a level and a time, each line of the message gets the
-// prefix vLLM's text formatter would have printed, so its requests have their log time and process.
+// A formatter's message gets back the prefix vLLM's text formatter prints (jsonFormatterPrefix.ts).
 import { TextDecoder } from 'node:util';
 import type { ParseProblem } from '../records';
-import { MAX_CALL_SITE_LINE_DIGITS, MAX_CALL_SITE_PATH, MAX_PROCESS_NAME } from './prefixLimits';
+import { formatterPrefixOf } from './jsonFormatterPrefix';
 
 /** Fields that hold the wrapped log line, in the order they are looked for. */
 export const WRAPPER_FIELDS = ['log', 'MESSAGE', 'message', 'msg', 'body', 'textPayload', 'line'] as const;
@@ -20,18 +17,6 @@ export type WrapperField = (typeof WRAPPER_FIELDS)[number];
 
 /** Fields a log formatter writes the bare message in: the printed line's prefix is in other fields. */
 const MESSAGE_FIELDS: ReadonlySet<WrapperField> = new Set(['message', 'msg', 'body']);
-const LEVEL_FIELDS = ['levelname', 'level', 'severity_text', 'severity'] as const;
-const TIME_FIELDS = ['asctime', 'timestamp', 'time', '@timestamp'] as const;
-const LEVELS: Readonly<Record<string, string>> = {
-  DEBUG: 'DEBUG',
-  INFO: 'INFO',
-  WARNING: 'WARNING',
-  WARN: 'WARNING',
-  ERROR: 'ERROR',
-  CRITICAL: 'CRITICAL',
-  FATAL: 'CRITICAL',
-};
-
 /** Input looked at for a first line before it is read as plain text. */
 export const JSON_PROBE_MAX_CHARS = 1 << 16;
 /** Breakpoints of the line map kept (three numbers each): a record is never open across more. */
@@ -76,51 +61,6 @@ function wrappedField(entry: Record<string, unknown>, preferred: WrapperField | 
   if (preferred !== null && wrappedText(entry, preferred) !== null) return preferred;
   for (const f of WRAPPER_FIELDS) if (wrappedText(entry, f) !== null) return f;
   return null;
-}
-
-function firstString(entry: Record<string, unknown>, fields: readonly string[]): string | null {
-  for (const f of fields) {
-    const v = entry[f];
-    if (typeof v === 'string') return v;
-  }
-  return null;
-}
-
-/** `MM-DD HH:MM:SS` of vLLM's date format, Python's default `asctime` or an ISO 8601 time; null for another. */
-function logTimeOf(text: string): string | null {
-  const m = /^(?:\d{4}-)?(\d\d-\d\d)[ T](\d\d:\d\d:\d\d)/.exec(text);
-  return m === null ? null : `${m[1]} ${m[2]}`;
-}
-
-/**
- * What a name may hold inside vLLM's prefix, within `max` characters: no space, bracket or
- * parenthesis, and in a call site's path (`call`) no colon, which ends the path.
- */
-function prefixName(value: unknown, max: number, call = false): string | null {
-  if (typeof value !== 'string' && typeof value !== 'number') return null;
-  const text = String(value)
-    .replace(call ? /[^\w./-]/g : /[^\w.:/-]/g, '_')
-    .slice(0, max);
-  return text === '' ? null : text;
-}
-
-/**
- * The prefix vLLM's text formatter prints for a JSON formatter's entry (`(APIServer pid=7) DEBUG
- * 12-01 10:00:00 [stats.py:1044] `), or null when the entry says no level or no time.
- */
-export function formatterPrefixOf(entry: Record<string, unknown>): string | null {
-  const level = LEVELS[(firstString(entry, LEVEL_FIELDS) ?? '').toUpperCase()];
-  const time = logTimeOf(firstString(entry, TIME_FIELDS) ?? '');
-  if (level === undefined || time === null) return null;
-  const name = prefixName(entry['vllm_process_name'] ?? entry['processName'], MAX_PROCESS_NAME - 16);
-  const pid = prefixName(entry['process'], 10);
-  const process = name !== null && pid !== null ? `(${name} pid=${pid}) ` : '';
-  const file =
-    prefixName(entry['filename'] ?? entry['pathname'] ?? entry['name'] ?? entry['logger'], MAX_CALL_SITE_PATH, true) ??
-    'json';
-  const line =
-    typeof entry['lineno'] === 'number' && Number.isSafeInteger(entry['lineno']) ? String(entry['lineno']) : '0';
-  return `${process}${level} ${time} [${file}:${line.slice(0, MAX_CALL_SITE_LINE_DIGITS)}] `;
 }
 
 function isBlank(code: number): boolean {
