@@ -84,6 +84,8 @@ export type {
   SideStats,
   UnknownReason,
 };
+import type { ServerContainer } from './core/containerName';
+export type { ServerContainer };
 import type { HistogramSummary } from './core/metricsText/scrapeSummary';
 export type { HistogramSummary };
 import type { DeployStageMismatch } from './core/deploy/stageMismatch';
@@ -311,17 +313,6 @@ export interface ServingProcess {
   readonly statsTables: StatsTablesOutlook;
   /** The container it runs in (its output then goes to a pipe its runtime reads); absent or null: none. */
   readonly container?: ServerContainer | null;
-}
-
-/** A container a server runs in, told by its cgroup path (server/capture/containerLog.ts). */
-export interface ServerContainer {
-  readonly runtime: 'docker' | 'kubernetes' | 'podman' | 'container';
-  /** The container's 64-hex id. */
-  readonly id: string;
-  /** Where its runtime keeps its output (Docker's json-file log, the kubelet's log); null when none was found. */
-  readonly logFile: string | null;
-  /** Whether this user may read logFile (a runtime's files are root's). */
-  readonly logReadable: boolean;
 }
 
 // ---------------------------------------------------------------- stats tables (launch and attach)

@@ -6,6 +6,7 @@
 // and webview/ import (test/unit/layering.test.ts). Everything it reaches is in server/core
 // and imports no node:* module and no library, so the browser bundles can include it.
 export { maxOf, minOf } from './core/arrays';
+export { containerName } from './core/containerName';
 export { valuesAbovePercentile } from './core/reportedPercentiles';
 export { SPLIT_FIELD, SPLIT_LABEL, SPLIT_NAMES } from './core/analysis/types';
 export {

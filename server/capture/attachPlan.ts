@@ -4,6 +4,7 @@
 // name the two routes that work. The session layer turns the plan into sources.
 import * as path from 'node:path';
 import type { ServerContainer, ServingProcess } from '../protocol';
+import { containerName, RUNTIME_NAMES } from '../core/containerName';
 import { describeArgv } from '../core/shellWords';
 import { STATS_TABLES_FIX } from './statsTables';
 import {
@@ -48,20 +49,6 @@ function unreadableTarget(target: string): string {
     default:
       return `${target}, which Stage Lens cannot read`;
   }
-}
-
-const RUNTIME_NAMES: Readonly<Record<ServerContainer['runtime'], string>> = {
-  docker: 'Docker',
-  kubernetes: 'Kubernetes (the kubelet)',
-  podman: 'Podman',
-  container: 'its container runtime',
-};
-
-/** `Docker container 3f2a1b9c0d4e` */
-function containerName(c: ServerContainer): string {
-  const runtime =
-    c.runtime === 'kubernetes' ? 'Kubernetes' : c.runtime === 'container' ? '' : `${RUNTIME_NAMES[c.runtime]} `;
-  return `${runtime}container ${c.id.slice(0, 12)}`;
 }
 
 /** The command that copies a container's output to a file Stage Lens can follow; null for a runtime not told. */

@@ -8,7 +8,7 @@ import { portSetting, scrapeIntervalSetting } from '../settings';
 import { importProgressText } from '../importProgressText';
 import { importName, importOrder } from '../importFiles';
 import { deployConfigOnScreen, offerDeployConfig } from './offerDeployConfig';
-import { compressedFormatOf, gzipNotFollowedText, unreadableInputFinding } from '../../server/shared';
+import { compressedFormatOf, containerName, gzipNotFollowedText, unreadableInputFinding } from '../../server/shared';
 
 function tablesWord(outlook: StatsTablesOutlook): string {
   return outlook.tables === 'yes'
@@ -21,10 +21,9 @@ function tablesWord(outlook: StatsTablesOutlook): string {
 /** ` · in Docker container 3f2a1b9c0d4e, its log <file>`; '' outside a container. */
 function containerWords(container: ServerContainer | null): string {
   if (container === null) return '';
-  const runtime = container.runtime === 'container' ? '' : `${container.runtime} `;
   const log =
     container.logFile === null ? '' : `, its log ${container.logFile}${container.logReadable ? '' : ' (not readable)'}`;
-  return ` · in ${runtime}container ${container.id.slice(0, 12)}${log}`;
+  return ` · in ${containerName(container)}${log}`;
 }
 
 /** Shows the session's views (the Latency Summary and Latency Details), as Start Demo Server does. */
