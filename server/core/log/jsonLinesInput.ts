@@ -1,10 +1,10 @@
 // A log kept by a container runtime or a log shipper wraps each line the server printed in a JSON
 // object: Docker's json-file driver, Fluentd and Fluent Bit keep it in `log` (with its newline),
 // journalctl -o json in `MESSAGE`, Loki's logcli --output jsonl in `line`, Google Cloud Logging's
-// exports in `textPayload`, Python's JSON log formatters in `message` or `msg`. Read as text, such
-// a file's stats tables are lost: every row is inside an escaped JSON string. Told from the input's
-// first non-blank line (a JSON object with one of those fields a string), each line is replaced by
-// its field's text. A value of several lines (a JSON formatter logs a whole table as one message)
+// exports in `textPayload`, JSON log formatters in `message` or `msg` (OpenTelemetry's in `body`).
+// Read as text, such a file's stats tables are lost: every row is inside an escaped JSON string.
+// Told from the input's first non-blank line (a JSON object with one of those fields a string),
+// each line is replaced by its field's text. A value of several lines (a JSON formatter logs a whole table as one message)
 // gives them all, and the line numbers of records and problems are mapped back to the file's lines.
 // A formatter's message gets back the prefix vLLM's text formatter prints (jsonFormatterPrefix.ts).
 import { TextDecoder } from 'node:util';
