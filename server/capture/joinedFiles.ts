@@ -6,6 +6,7 @@
 // said unread. Import Log... reads its file, or several, through it too (importSource.ts).
 import { baseName } from '../core/baseName';
 import { gzipDamageText, type GzipDamageProblem, type GzipInputKind } from '../core/gzipInput';
+import { JoinedLineCounter, type FileLines } from '../core/joinedLines';
 import { fileChunks } from './fileChunks';
 import { gunzipIfGzip, type InputEncoding } from './gunzipInput';
 
@@ -20,13 +21,21 @@ export class JoinedFiles {
   unread: readonly string[] = [];
   /** The text of the files in order; each chunk valid only until the next is requested. */
   readonly chunks: AsyncIterable<Buffer>;
+  /** Each file's lines in the joined text, so that a report can place its line numbers (several files only). */
+  private readonly lineCounter: JoinedLineCounter | null;
 
   /** `files`: oldest first; each is opened when its turn comes (`open` throws its error, ENOENT ...). */
   constructor(
     readonly files: readonly string[],
     open: (file: string) => AsyncIterable<Buffer> = fileChunks,
   ) {
+    this.lineCounter = files.length > 1 ? new JoinedLineCounter() : null;
     this.chunks = this.read(open);
+  }
+
+  /** The files read so far and where their lines are in the joined count; null for one file. */
+  fileLines(): FileLines[] | null {
+    return this.lineCounter?.files() ?? null;
   }
 
   /** The file whose gzip data broke off, or null. */
@@ -50,7 +59,15 @@ export class JoinedFiles {
     for (let i = 0; i < this.files.length; i++) {
       const file = this.files[i] as string;
       const one = gunzipIfGzip(open(file));
-      yield* one.chunks;
+      const counter = this.lineCounter;
+      if (counter === null) yield* one.chunks;
+      else {
+        counter.startFile(file);
+        for await (const chunk of one.chunks) {
+          counter.count(chunk);
+          yield chunk;
+        }
+      }
       this.encoding.logBytes += one.encoding.logBytes;
       const damage = one.encoding.damage;
       if (damage !== null) {

@@ -5,7 +5,8 @@ import { createReadStream, type ReadStream } from 'node:fs';
 import type { Readable } from 'node:stream';
 import { StreamAnalysis } from '../core/analysis/streamAnalysis';
 import { LogStreamParser } from '../core/log';
-import { analysisJsonRest, type HistogramSummaryJson } from '../core/report/jsonReport';
+import { analysisJsonRest, problemsJson, type HistogramSummaryJson } from '../core/report/jsonReport';
+import { fileLinesText, type FileLines } from '../core/joinedLines';
 import { snapshotWithFindings } from '../core/analysis/snapshotWithFindings';
 import { AnalysisJsonWriter } from '../core/report/jsonStream';
 import type { JsonLayout } from '../core/report/jsonChunks';
@@ -482,12 +483,15 @@ export async function analyzeStream(
     const windowJson = windowJsonOf(analysis.windowCounts());
     const boots = analysis.bootCounts();
     const judgedRoles = analysis.stageRoles();
+    const fileLines = fileLinesOf(input);
     writer.end({
       ...analysisJsonRest(snapshot, histograms, speechStreams, judgedRoles, preemptions),
+      ...(fileLines === null ? {} : { problems: problemsJson(snapshot.problems, fileLines) }),
       stageRolesFrom: stageRolesFromOf(judgedRoles, analysis.servedModel(), false, analysis.stageRolesFromLabels()),
       deployConfig: deployConfigJson(deployConfig, deployConfig === null ? 'none' : 'flag', mismatch),
       ...(windowJson === null ? {} : { window: windowJson }),
       ...(boots === null ? {} : { boot: { selected: boots.boot, requestsOutside: boots.outside, boots: boots.boots } }),
+      ...(fileLines === null ? {} : { inputFiles: fileLines }),
     });
     out.add('\n');
     read = { analysis, kind, empty, unreadable, encoding };
@@ -510,6 +514,13 @@ export async function analyzeStream(
     writer.end();
     if (kind === 'scrape')
       process.stderr.write(terminalText(`stage-lens analyze: ${scrapeRowsNote(sourceName, 'csv')}\n`));
+    const fileLines = fileLinesOf(input);
+    if (fileLines !== null)
+      process.stderr.write(
+        terminalText(
+          `stage-lens analyze: the CSV's line column counts through the files as read: ${fileLinesText(fileLines)}\n`,
+        ),
+      );
     // The CSV is rows only: what the window left out is said on stderr.
     for (const note of [bootNoteOf(analysis.bootCounts()), windowNoteOf(analysis.windowCounts())])
       if (note !== null) process.stderr.write(`stage-lens analyze: ${note}\n`);
@@ -549,6 +560,7 @@ export async function analyzeStream(
     const windowProblem = unknownBootProblem(analysis.bootCounts()) ?? windowProblemOf({ analysis, kind, unreadable });
     const whole = kind === 'scrape' ? null : analysis.snapshot();
     const mismatch = whole === null ? null : mismatchOf(whole);
+    const fileLines = fileLinesOf(input);
     const lines =
       whole === null
         ? scrapeTable(
@@ -563,6 +575,7 @@ export async function analyzeStream(
             stageRoles: analysis.stageRoles(),
             ...(mismatch === null ? {} : { inputNote: mismatch }),
             ...(windowNote === null ? {} : { windowNote }),
+            ...(fileLines === null ? {} : { fileLines }),
             // Not "no stats: turn on DEBUG": an empty capture holds no line at all.
             ...(empty
               ? { noRequestYet: [EMPTY_INPUT_TEXT] }
@@ -575,6 +588,11 @@ export async function analyzeStream(
   }
   out.flush();
   return read;
+}
+
+/** Of several files read as one log, where each file's lines are in the line numbers the report gives; else null. */
+function fileLinesOf(input: AnalyzeInput): FileLines[] | null {
+  return input instanceof JoinedFiles ? input.fileLines() : null;
 }
 
 interface ReadOptions {

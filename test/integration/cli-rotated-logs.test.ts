@@ -1,6 +1,7 @@
 // A log and its rotations given to analyze and explain (as a shell lists `server.log*`: newest
 // first), cut inside tables and inside a line as copytruncate cuts: read as one log, oldest first,
-// they give every request of the whole file; the pipe the README gives for the same files, run by a
+// they give every request of the whole file, line numbers counted through the files and placed back in
+// each file; the pipe the README gives for the same files, run by a
 // real shell with a real gzip, gives the same. A missing file is named before anything is read; a
 // .gz breaking off before the last file ends the read there, says which files were not read, exit 1.
 import { test } from 'node:test';
@@ -124,4 +125,73 @@ test('a missing file is named before anything is read; a .gz breaking off ends t
   assert.ok(read.requests.length > 0 && read.requests.length < 25, String(read.requests.length));
   const finding = read.findings.find((f) => f.code === 'input-gzip-damaged');
   assert.match(finding?.message ?? '', /^The gzip data of broken\.log\.1\.gz ends after /);
+});
+
+test("a problem's line counts through the files and is placed in its file: the table, the JSON, the CSV's note", () => {
+  rotate();
+  // A table cut off in the middle rotation, at its line 100, by a process that never finishes it.
+  const middle = fs.readFileSync(path.join(dir, 'server.log.1'), 'utf8').split('\n');
+  const cut = [
+    '(APIServer pid=9999) INFO 08-21 18:00:10 [vllm_omni/metrics/stats.py:601] [RequestE2EStats [request_id=speech-cut]]',
+    '(APIServer pid=9999) INFO 08-21 18:00:10 [vllm_omni/metrics/stats.py:601] +------------------+------------+',
+  ];
+  middle.splice(99, 0, ...cut);
+  fs.writeFileSync(path.join(dir, 'cut.log.1'), middle.join('\n'));
+  fs.copyFileSync(path.join(dir, 'server.log.2.gz'), path.join(dir, 'cut.log.2.gz'));
+  fs.copyFileSync(path.join(dir, 'server.log'), path.join(dir, 'cut.log'));
+  const files = ['cut.log', 'cut.log.1', 'cut.log.2.gz'];
+
+  type Placed = Omit<Doc, 'problems'> & {
+    problems: { line: number; message: string; file?: string; fileLine?: number }[];
+    inputFiles?: { file: string; firstLine: number; lines: number }[];
+  };
+  const json = cli(['analyze', ...files, '--format', 'json'], { cwd: dir });
+  assert.equal(json.status, 0, json.stderr);
+  const doc = JSON.parse(json.stdout) as Placed;
+  // server.log.2.gz holds the sample's first 503 lines; server.log.1 ends inside a line, which server.log goes on with.
+  assert.deepEqual(doc.inputFiles, [
+    { file: 'cut.log.2.gz', firstLine: 1, lines: 503 },
+    { file: 'cut.log.1', firstLine: 504, lines: 477 },
+    { file: 'cut.log', firstLine: 980, lines: 377 },
+  ]);
+  assert.equal(doc.problems.length, 1);
+  assert.deepEqual(
+    { line: doc.problems[0]?.line, file: doc.problems[0]?.file, fileLine: doc.problems[0]?.fileLine },
+    { line: 603, file: 'cut.log.1', fileLine: 100 },
+  );
+  assert.equal(middle[99], cut[0]);
+  // One file read alone: no `inputFiles`, its problems no place (it begins inside a table the rotation cut, a problem of its own).
+  const alone = JSON.parse(cli(['analyze', 'cut.log.1', '--format', 'json'], { cwd: dir }).stdout) as Placed;
+  assert.equal(alone.inputFiles, undefined);
+  assert.deepEqual(
+    alone.problems.find((p) => p.message.includes('speech-cut')),
+    {
+      line: 100,
+      message:
+        '[RequestE2EStats request_id=speech-cut] table starting at line 100 was cut off by the end of the input (0 complete rows kept)',
+    },
+  );
+
+  const table = cli(['analyze', ...files], { cwd: dir });
+  assert.equal(table.status, 0, table.stderr);
+  // Wrapped for a terminal: read as one line.
+  assert.ok(
+    table.stdout
+      .replace(/\n(?=\d)/g, ' ')
+      .includes(
+        '\n\nLine numbers count through the files as read: cut.log.2.gz lines 1–503, cut.log.1 lines 504–980, cut.log lines 980–1356.\n',
+      ),
+    table.stdout.slice(0, 400),
+  );
+  assert.match(
+    table.stdout,
+    /\nInput problems \(1\):\n {2}line 603 \(cut\.log\.1 line 100\): \[RequestE2EStats request_id=speech-cut\] table starting at line 603 was cut off/,
+  );
+
+  const csv = cli(['analyze', ...files, '--format', 'csv'], { cwd: dir });
+  assert.equal(csv.status, 0, csv.stderr);
+  assert.match(
+    csv.stderr,
+    /\nstage-lens analyze: the CSV's line column counts through the files as read: cut\.log\.2\.gz lines 1–503, cut\.log\.1 lines 504–980, cut\.log lines 980–1356\n/,
+  );
 });

@@ -8,6 +8,7 @@
 // and reason in `splitSummary[stage].fieldsNotRecorded` (unrecordedValues.ts).
 // One request's JSON is made by `requestJson` alone, so the report can be written request by
 // request.
+import { placeOfLine, type FileLines } from '../joinedLines';
 import type { AnalysisSnapshot } from '../analysis/streamAnalysis';
 import type {
   AnalyzedRequest,
@@ -186,7 +187,10 @@ export interface AnalysisJson {
     requestCount: number;
     message: string;
   }[];
-  readonly problems: { line: number; message: string }[];
+  /** `line` counts through the files when several were read as one log; `file` and `fileLine` then place it (absent for one input). */
+  readonly problems: { line: number; message: string; file?: string; fileLine?: number }[];
+  /** Several files read as one log (oldest first): where each file's lines are in the line numbers given (`line` of requests and problems); absent for one input. */
+  readonly inputFiles?: readonly FileLines[];
   readonly boots: number;
   /** Stats dicts in vLLM-Omni's format before February 2026 (their request_level_metrics dicts give requests; see the legacy-stats-format finding). */
   readonly legacyRecords: number;
@@ -471,13 +475,26 @@ export function analysisJsonRest(
       requestCount: f.requestCount,
       message: f.message,
     })),
-    problems: snapshot.problems.map((p) => ({ line: p.line, message: p.message })),
+    problems: problemsJson(snapshot.problems),
     boots: snapshot.boots,
     legacyRecords: snapshot.legacyRecords,
     legacyRequests: snapshot.legacyRequests,
     runSummaries: snapshot.runSummaries === null ? null : runSummariesJson(snapshot.runSummaries),
     stageRoles,
   };
+}
+
+/** The problems as the JSON gives them; of several files read as one log (`fileLines`), each placed in its file. */
+export function problemsJson(
+  problems: readonly { readonly line: number; readonly message: string }[],
+  fileLines?: readonly FileLines[],
+): AnalysisJson['problems'] {
+  return problems.map((p) => {
+    const place = fileLines === undefined ? null : placeOfLine(fileLines, p.line);
+    return place === null
+      ? { line: p.line, message: p.message }
+      : { line: p.line, message: p.message, file: place.file, fileLine: place.line };
+  });
 }
 
 export function analysisJson(

@@ -1,6 +1,7 @@
 // `analyze --format table`: what a person reads in a terminal. Stages as rows (three
 // lines each: p50, p90, p99), the phase split in ms over measured values (and 0s inferred from a hidden row), then how
 // many values were not measured / hidden / not recorded, then the findings.
+import { fileLinesText, placeOfLine, type FileLines } from '../joinedLines';
 import type { AnalysisSnapshot } from '../analysis/streamAnalysis';
 import type {
   Distribution,
@@ -154,6 +155,8 @@ export interface TableReportOptions {
   readonly windowNote?: string;
   /** A live frame's terminal width: a phase table wider than it folds its columns into blocks that fit. */
   readonly foldWidth?: number;
+  /** Several files read as one log: where each file's lines are in the line numbers the report gives. */
+  readonly fileLines?: readonly FileLines[];
 }
 
 export function tableReport(snapshot: AnalysisSnapshot, options: TableReportOptions): string[] {
@@ -171,6 +174,9 @@ export function tableReport(snapshot: AnalysisSnapshot, options: TableReportOpti
   );
   if (options.inputNote !== undefined) pushAll(out, ['', ...wrap(options.inputNote)]);
   if (options.windowNote !== undefined) pushAll(out, ['', ...wrap(options.windowNote)]);
+  const fileLines = options.fileLines;
+  if (fileLines !== undefined)
+    pushAll(out, ['', ...wrap(`Line numbers count through the files as read: ${fileLinesText(fileLines)}.`)]);
   const missing = snapshot.tablesMissing;
   const legacyFinding = snapshot.findings.find((f) => f.code === 'legacy-stats-format');
   let legacySaid: Finding | undefined;
@@ -334,10 +340,16 @@ export function tableReport(snapshot: AnalysisSnapshot, options: TableReportOpti
   }
   if (snapshot.problems.length > 0) {
     out.push('', `Input problems (${snapshot.problems.length}):`);
-    for (const p of snapshot.problems.slice(0, 10)) out.push(`  line ${p.line}: ${p.message}`);
+    for (const p of snapshot.problems.slice(0, 10)) out.push(`  ${problemPlace(p.line, fileLines)}: ${p.message}`);
     if (snapshot.problems.length > 10) out.push(`  ... ${snapshot.problems.length - 10} more (see --format json)`);
   }
   return out;
+}
+
+/** "line 313", and of several files read as one "line 313 (server.log line 17)". */
+function problemPlace(line: number, fileLines: readonly FileLines[] | undefined): string {
+  const place = fileLines === undefined ? null : placeOfLine(fileLines, line);
+  return place === null ? `line ${line}` : `line ${line} (${place.file} line ${place.line})`;
 }
 
 /** Wraps a long sentence for an 80-column terminal, on spaces only. */
