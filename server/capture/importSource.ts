@@ -77,6 +77,8 @@ export class ImportSource implements CaptureSource {
         const damageText = joined.damageText(input);
         // Before the scrape: where it broke off decides what of it is judged.
         if (damage !== null) listener.onBrokeOff?.({ ...damage, message: damageText ?? damage.message }, 'file', input);
+        const fileLines = joined.fileLines();
+        if (fileLines !== null) listener.onFileLines?.(fileLines);
         if (input === 'scrape' && !this.abort.signal.aborted && scrapeBytes <= MAX_SCRAPE_BYTES)
           listener.onScrape?.(Buffer.concat(scrape).toString('utf8'));
         if (this.abort.signal.aborted) listener.onStatus('stopped', 'import cancelled; what was read is kept');

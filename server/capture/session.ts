@@ -33,6 +33,7 @@ import type { StoredChunkReader } from './storage/storedChunks';
 import type { HistogramSummary, LogSpan, ScrapeRestart, SessionInfo, SessionStatus } from '../protocol';
 import { NO_SCRAPE_LIFE, restartBetween, type ScrapeLife } from '../core/metricsText/counterReset';
 import { withTitle } from './sessionTitle';
+import type { FileLines } from '../core/joinedLines';
 import { inputDamageInfo } from './storage/storedMeta';
 import { localDeployConfig } from './deployEvidence';
 import { Throttle } from './throttle';
@@ -219,6 +220,11 @@ export class Session {
   /** The last restart of the scraped server this capture saw (a count went down, or a `_created` changed), or null. */
   scrapeRestart(): ScrapeRestart | null {
     return this.restart;
+  }
+
+  /** An import of several files read as one log: where each file's lines are in its line numbers; null otherwise. */
+  fileLines(): readonly FileLines[] | null {
+    return this.meta.fileLines ?? null;
   }
 
   /** Histogram rows of the last good /metrics scrape (empty when the session scrapes nothing). */
@@ -632,6 +638,10 @@ export class Session {
       },
       onBrokeOff: (damage, stream, input) => this.brokeOff(damage, stream, input),
       onScrape: (text) => this.applyImportedScrape(text),
+      onFileLines: (fileLines) => {
+        this.meta = { ...this.meta, fileLines };
+        this.store.save(this.meta);
+      },
       onNotice: (message) => {
         this.events.raw(this, 'system', `[stage-lens] ${message}\r\n`);
         this.events.changed(this);

@@ -4,7 +4,8 @@
 import { open, rm } from 'node:fs/promises';
 import type { AnalysisSnapshot } from '../core/analysis/streamAnalysis';
 import type { TraceRequests } from '../core/report/trace';
-import { analysisJsonRest } from '../core/report/jsonReport';
+import { analysisJsonRest, problemsJson } from '../core/report/jsonReport';
+import type { FileLines } from '../core/joinedLines';
 import { AnalysisJsonWriter } from '../core/report/jsonStream';
 import { CsvWriter } from '../core/report/csvReport';
 import { traceChunks } from '../core/report/trace';
@@ -35,6 +36,8 @@ export interface ExportInput {
   readonly stageRoles?: Readonly<Record<string, string>>;
   /** The session's deploy config, as the JSON names it (analyze's `deployConfig`), of the snapshot taken (JSON only). */
   readonly deployConfig?: (snapshot: AnalysisSnapshot) => DeployConfigJson;
+  /** Several files imported as one log: where each file's lines are, for the JSON's `inputFiles` and its problems' places (JSON only). */
+  readonly fileLines?: readonly FileLines[] | null;
 }
 
 /** The export as text chunks; joined, they are exactly what `analyze --format <format>` prints. */
@@ -46,6 +49,7 @@ export function* exportChunks(
     // Request by request (never the whole document as objects), in chunks of about 1 MB.
     // The summaries are taken first: a live session keeps growing while the export is written.
     const snapshot = input.snapshot();
+    const fileLines = input.fileLines ?? undefined;
     const rest = {
       ...analysisJsonRest(
         snapshot,
@@ -57,6 +61,10 @@ export function* exportChunks(
       // The session's roles, as its views name stages.
       stageRolesFrom: 'session' as const,
       deployConfig: input.deployConfig?.(snapshot) ?? deployConfigJson(null, 'none', null),
+      // As `analyze` of the same files gives them.
+      ...(fileLines === undefined
+        ? {}
+        : { problems: problemsJson(snapshot.problems, fileLines), inputFiles: fileLines }),
     };
     // The writer hands out chunks of about 1 MB; they are yielded between requests.
     let chunks: Uint8Array[] = [];
@@ -151,6 +159,7 @@ export async function exportSession(session: Session, format: ExportFormat, path
     captureTimesMs: live ? session.requestTimes() : undefined,
     stageRoles: stageRolesOfSession(info),
     deployConfig: (snapshot) => sessionDeployConfigJson(info.deployConfig, snapshot),
+    fileLines: session.fileLines(),
   });
   return { path, bytes, requestCount };
 }

@@ -2,6 +2,7 @@
 // arrive, and status changes. Sources never throw at their users: failures arrive as
 // `status('error' | 'crashed', message)` or `notice(message)`.
 import type { GzipInputKind } from '../core/gzipInput';
+import type { FileLines } from '../core/joinedLines';
 import type { ParseProblem } from '../core/records';
 import type { SessionStatus } from '../protocol';
 
@@ -44,6 +45,12 @@ export interface CaptureListener {
    * bytes went to onData as well (stored, and read by the log parser as no requests).
    */
   onScrape?(text: string): void;
+  /**
+   * Several files were read as one log (an import of a log and its rotations): where each
+   * file's lines are in the line numbers of its records and problems. Said before the status
+   * that ends the source. Optional: a source of one input never calls it.
+   */
+  onFileLines?(files: readonly FileLines[]): void;
 }
 
 export interface CaptureSource {

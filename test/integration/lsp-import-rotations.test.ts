@@ -1,7 +1,8 @@
 // Import Log... of a log and its rotations (server.log.2.gz, server.log.1, server.log, cut inside
 // tables and inside a line, as copytruncate cuts) over a real connection to the language server:
 // read as one log, oldest first, they give the session the whole file gives (its requests, boots,
-// problems and summary), named "server.log + 2 earlier files", there again after a restart. A
+// problems and summary), named "server.log + 2 earlier files", there again after a restart; its
+// export places each problem in its file as analyze does. A
 // missing file reads nothing and names it; the same file twice is refused; a damaged .gz in the
 // middle keeps what came before its break and names the file and the later files not read.
 import { after, before, test } from 'node:test';
@@ -13,6 +14,7 @@ import * as zlib from 'node:zlib';
 import type { Finding, ImportParams, SessionInfo, SummaryResult } from '../../server/protocol';
 import { DeployLspClient, ROOT } from './support/lspDeployHarness';
 import { waitFor } from './support/waitFor';
+import { runCli } from './support/cliProcess';
 
 const SAMPLE = path.join(ROOT, 'samples', 'qwen3-tts-first-audio-cold-start.log');
 
@@ -102,6 +104,63 @@ test('a log and its rotations read oldest first are the whole log: the same requ
   assert.equal(reopened?.title, joined.title);
   assert.equal(reopened?.earlierFiles, 2);
   assert.deepEqual(logFacts(await summaryOf(joined.id)), logFacts(await summaryOf(whole.id)));
+});
+
+test('the export places each problem in its file as analyze of the same files does, after a restart too', async () => {
+  const [oldest, middle, newest] = rotatedParts();
+  // A table cut off in the middle file, at its line 100, by a process that never finishes it.
+  const lines = middle.toString('utf8').split('\n');
+  const cutTitle =
+    '(APIServer pid=9999) INFO 08-21 18:00:10 [vllm_omni/metrics/stats.py:601] [RequestE2EStats [request_id=speech-cut]]';
+  lines.splice(99, 0, cutTitle);
+  const earlier = [
+    write('placed.log.2.gz', zlib.gzipSync(oldest)),
+    write('placed.log.1', Buffer.from(lines.join('\n'))),
+  ];
+  const current = write('placed.log', newest);
+  const session = await imported({ path: current, earlier });
+  assert.equal(session.status, 'exited', session.lastError ?? '');
+
+  type Placed = {
+    problems: { line: number; message: string; file?: string; fileLine?: number }[];
+    inputFiles?: { file: string; firstLine: number; lines: number }[];
+  };
+  const exported = async (name: string): Promise<Placed> => {
+    const out = path.join(scratch, name);
+    await client.request('stageLens/export', { sessionId: session.id, format: 'json', path: out });
+    return JSON.parse(fs.readFileSync(out, 'utf8')) as Placed;
+  };
+  const doc = await exported('placed.json');
+  assert.deepEqual(doc.inputFiles, [
+    { file: earlier[0], firstLine: 1, lines: 503 },
+    { file: earlier[1], firstLine: 504, lines: 476 },
+    { file: current, firstLine: 979, lines: 377 },
+  ]);
+  const placed = doc.problems.find((p) => p.message.includes('speech-cut'));
+  assert.deepEqual(
+    { line: placed?.line, file: placed?.file, fileLine: placed?.fileLine },
+    {
+      line: 603,
+      file: earlier[1],
+      fileLine: 100,
+    },
+  );
+  // `stage-lens analyze` of the same files gives the same.
+  const cli = runCli(['analyze', current, ...earlier, '--format', 'json']);
+  assert.equal(cli.status, 0, cli.stderr);
+  const analyzed = JSON.parse(cli.stdout) as Placed;
+  assert.deepEqual(doc.problems, analyzed.problems);
+  assert.deepEqual(doc.inputFiles, analyzed.inputFiles);
+
+  // The places are kept with the session: another language server on the same storage exports the same.
+  await client.stop();
+  client = await startServer();
+  assert.deepEqual(await exported('placed-again.json'), doc);
+  // One file imported alone has nothing to place.
+  const alone = await imported({ path: current });
+  const out = path.join(scratch, 'alone.json');
+  await client.request('stageLens/export', { sessionId: alone.id, format: 'json', path: out });
+  assert.equal((JSON.parse(fs.readFileSync(out, 'utf8')) as Placed).inputFiles, undefined);
 });
 
 test('a missing file reads nothing and is named; the same file given twice is refused', async () => {

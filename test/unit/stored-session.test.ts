@@ -60,6 +60,14 @@ test('session.json: a whole session passes, extra fields are kept, access is dro
   const scrape = checkSessionMeta({ info: { ...INFO, kind: 'import' }, inputDamage: scrapeDamage }, 's1');
   assert.ok(scrape.ok);
   assert.deepEqual(scrape.meta.inputDamage, scrapeDamage);
+  // Several files imported as one log: where each file's lines are (its bytes are the files joined).
+  const fileLines = [
+    { file: '/logs/server.log.1', firstLine: 1, lines: 503 },
+    { file: '/logs/server.log', firstLine: 504, lines: 0 },
+  ];
+  const joined = checkSessionMeta({ info: { ...INFO, kind: 'import', earlierFiles: 1 }, fileLines }, 's1');
+  assert.ok(joined.ok);
+  assert.deepEqual(joined.meta.fileLines, fileLines);
 });
 
 test('session.json: the first thing wrong is named', () => {
@@ -98,6 +106,21 @@ test('session.json: the first thing wrong is named', () => {
     [
       { info: INFO, inputDamage: { stream: 'file', message: 'cut', gzipDamaged: { logBytes: 1 }, input: 'log' } },
       /inputDamage\.input is the text "log", not one of scrape/,
+    ],
+    [{ info: INFO, fileLines: { file: 'a' } }, /session\.json\.fileLines is an object, not a list/],
+    [
+      { info: INFO, fileLines: ['server.log'] },
+      /session\.json\.fileLines\[0\] is the text "server\.log", not an object/,
+    ],
+    [
+      {
+        info: INFO,
+        fileLines: [
+          { file: 'a', firstLine: 1, lines: 2 },
+          { file: 'b', firstLine: 2.5, lines: 1 },
+        ],
+      },
+      /session\.json\.fileLines\[1\]\.firstLine is number 2\.5, not a count/,
     ],
   ];
   for (const [raw, expected] of cases) {

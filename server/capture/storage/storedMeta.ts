@@ -14,6 +14,7 @@ import type {
   TailParams,
 } from '../../protocol';
 import type { ChunkStream } from '../source';
+import type { FileLines } from '../../core/joinedLines';
 
 /**
  * Where a session's input broke off (a gzip file cut short): stored because the stored bytes
@@ -43,6 +44,12 @@ export interface SessionMeta {
   readonly attach?: AttachParams;
   /** Absent when the input did not break off. */
   readonly inputDamage?: StoredInputDamage;
+  /**
+   * An import of several files read as one log: where each file's lines are in the line numbers
+   * of the session's records and problems (the stored bytes are the files joined and cannot say
+   * it). Absent for one input.
+   */
+  readonly fileLines?: readonly FileLines[];
 }
 
 /** What a session's info says of its input damage: the log bytes before the break, or nothing for a whole input. */
@@ -184,6 +191,17 @@ function checkInputDamage(c: Checker, damage: unknown): boolean {
   );
 }
 
+function checkFileLines(c: Checker, files: unknown): boolean {
+  const w = 'session.json.fileLines';
+  if (files === undefined) return true;
+  if (!Array.isArray(files)) return c.fail(w, 'a list', files);
+  return files.every((f: unknown, i) => {
+    const at = `${w}[${i}]`;
+    if (!isObject(f)) return c.fail(at, 'an object', f);
+    return c.string(f, 'file', at) && c.count(f, 'firstLine', at) && c.count(f, 'lines', at);
+  });
+}
+
 /** Absent in metadata saved without it, null before a timestamped request. */
 function checkLogSpan(c: Checker, span: unknown): boolean {
   const w = 'session.json.info.logSpan';
@@ -246,7 +264,8 @@ export function checkSessionMeta(raw: unknown, folderName: string | null): MetaC
         c.optionalString(p, 'deployConfig', w),
     ) &&
     c.optionalParams(raw, 'attach', (p, w) => c.count(p, 'pid', w)) &&
-    checkInputDamage(c, raw['inputDamage']);
+    checkInputDamage(c, raw['inputDamage']) &&
+    checkFileLines(c, raw['fileLines']);
   if (!valid || info === null) return { ok: false, problem: c.problem ?? 'session.json is not a session' };
   if (folderName !== null && info['id'] !== folderName)
     return {
