@@ -18,7 +18,11 @@ export interface LogHeader {
   /** `stats.py` or `vllm_omni/metrics/stats.py` ... */
   readonly file: string;
   readonly fileLine: number;
-  /** `APIServer pid=4242`, `API`, `API (0)`, ... without the parentheses; null when absent. */
+  /**
+   * `APIServer pid=4242`, `API`, `API (0)`, ... without the parentheses; null when absent. In a log
+   * that merges several servers' (kubectl --prefix, docker compose, stern), the line's tag first:
+   * `pod/vllm-0/vllm: APIServer pid=1` (the tag alone for a line without a process prefix).
+   */
   readonly process: string | null;
   /** N of a `[Stage-N]` prefix; null when absent. */
   readonly stagePrefix: number | null;

@@ -4,7 +4,9 @@
 // anchored; whatever precedes the process prefix is someone else's unterminated output.
 // A CI runner may put its own timestamp before the whole line (`[2026-01-22T14:19:11Z] `,
 // or GitHub's bare `2026-01-22T14:19:11.1234567Z `): the scanner skips it, as the search
-// does by not being anchored, and the prefix starts after it.
+// does by not being anchored, and the prefix starts after it. So with the tag of a tool that
+// merges several servers' logs (sourceTag.ts), before such a timestamp or the prefix: read as
+// the line's source.
 // Python's default format (`LEVEL:logger.name:message`, no time, no call site; continuation
 // lines of a message unprefixed) is read by pythonDefaultPrefix, after both found nothing.
 // This runs only on lines the table fast path did not take (record starts, unrelated
@@ -21,6 +23,7 @@ import {
   TIMESTAMP_LENGTH,
 } from './prefixLimits';
 import { occursAt } from './strings';
+import { sourceTagOf } from './sourceTag';
 
 /** The header fields of one line, with positions in the (cleaned) line. */
 export interface ParsedPrefix extends LogHeader {
@@ -28,6 +31,8 @@ export interface ParsedPrefix extends LogHeader {
   readonly headerStart: number;
   /** Where the message starts (after the single space that follows `[path:line]`). */
   readonly messageStart: number;
+  /** The tag of the server the line came from in a merged log (sourceTag.ts); null without one. */
+  readonly source: string | null;
 }
 
 /** The search's reading: MAX_CALL_SITE_PATH and MAX_CALL_SITE_LINE_DIGITS spelled in the literal. */
@@ -247,8 +252,9 @@ export interface ScannedPrefix extends ParsedPrefix {
   readonly timestampStart: number;
 }
 
-function withCallSite(head: PrefixHead, site: CallSite, headerStart: number): ScannedPrefix {
+function withCallSite(head: PrefixHead, site: CallSite, headerStart: number, source: string | null): ScannedPrefix {
   return {
+    source,
     level: head.level,
     timestamp: head.timestamp,
     file: site.file,
@@ -261,9 +267,9 @@ function withCallSite(head: PrefixHead, site: CallSite, headerStart: number): Sc
   };
 }
 
-/** Only lines that start like a prefix (or a CI timestamp) try the scanner; anything else searches. */
-function startsLikePrefix(line: string): boolean {
-  const c = line.charCodeAt(0);
+/** Only lines that start like a prefix (or a CI timestamp) at `at` try the scanner; anything else searches. */
+function startsLikePrefix(line: string, at: number): boolean {
+  const c = line.charCodeAt(at);
   return (
     c === 40 /* ( */ || c === 91 /* [ */ || (c >= 65 /* A */ && c <= 90) /* Z */ || (c >= 48 /* 0 */ && c <= 57) /* 9 */
   );
@@ -309,20 +315,20 @@ function isoTimeEnd(line: string, i: number, zoneRequired: boolean): number {
   return zoneRequired ? -1 : j;
 }
 
-/** Where the line's content starts after a CI runner's timestamp (`[ISO-8601] ` or `ISO-8601Z `); 0 without one. What CI_STAMP matches. */
-export function stampEndOf(line: string): number {
-  const c = line.charCodeAt(0);
+/** Where the line's content starts after a CI runner's timestamp (`[ISO-8601] ` or `ISO-8601Z `) at `at`; `at` without one. What CI_STAMP matches. */
+export function stampEndOf(line: string, at = 0): number {
+  const c = line.charCodeAt(at);
   if (c === 91 /* [ */) {
-    const end = isoTimeEnd(line, 1, false);
+    const end = isoTimeEnd(line, at + 1, false);
     return end !== -1 && line.charCodeAt(end) === 93 /* ] */ && line.charCodeAt(end + 1) === 32 /* space */
       ? end + 2
-      : 0;
+      : at;
   }
   if (c >= 48 /* 0 */ && c <= 57 /* 9 */) {
-    const end = isoTimeEnd(line, 0, true);
-    return end !== -1 && line.charCodeAt(end) === 32 /* space */ ? end + 1 : 0;
+    const end = isoTimeEnd(line, at, true);
+    return end !== -1 && line.charCodeAt(end) === 32 /* space */ ? end + 1 : at;
   }
-  return 0;
+  return at;
 }
 
 /** Python's default logging prefix `LEVEL:logger.name:` at the start of a line (after a CI timestamp). */
@@ -367,11 +373,13 @@ export function parsePrefix(line: string): ParsedPrefix | null {
 
 /** The prefix at the start of the line, read by the scanner; null leaves the line to searchPrefix. */
 export function scanPrefix(line: string): ScannedPrefix | null {
-  if (!startsLikePrefix(line)) return null;
-  const start = stampEndOf(line);
+  const tag = sourceTagOf(line);
+  const from = tag === null ? 0 : tag.end;
+  if (!startsLikePrefix(line, from)) return null;
+  const start = stampEndOf(line, from);
   const head = headAt(line, start);
   const site = head === null ? null : callSiteAt(line, head.length);
-  return head !== null && site !== null ? withCallSite(head, site, start) : null;
+  return head !== null && site !== null ? withCallSite(head, site, start, tag === null ? null : tag.source) : null;
 }
 
 /** The regular-expression search for a prefix anywhere in the line (also the reference the scanner is tested against). */
@@ -393,6 +401,7 @@ export function searchPrefix(line: string): ParsedPrefix | null {
     process = proc.name;
     headerStart = proc.start;
   }
+  const tag = sourceTagOf(line);
   return {
     level: m[1] as string,
     timestamp: m[2] as string,
@@ -402,6 +411,7 @@ export function searchPrefix(line: string): ParsedPrefix | null {
     stagePrefix,
     headerStart,
     messageStart: levelAt + m[0].length,
+    source: tag !== null && tag.end <= headerStart ? tag.source : null,
   };
 }
 

@@ -1,11 +1,12 @@
 // The limits of the log prefix's grammar, written once for every reader of the prefix:
 //
-//   [CI stamp ][(process) ][[Stage-N] ]LEVEL MM-DD HH:MM:SS [path:line] message
+//   [source tag ][CI stamp ][(process) ][[Stage-N] ]LEVEL MM-DD HH:MM:SS [path:line] message
 //   [CI stamp ]LEVEL:logger.name:message                    (Python's default format)
 //
 //   reader                               where                    reads
 //   the scanner (a prefix at the start)  prefix.ts scanPrefix     all of them, by hand
 //   the search (a prefix anywhere)       prefix.ts searchPrefix   HEADER, then process and stage by hand
+//   the source tag (merged servers)     sourceTag.ts             pod, container and service names, by hand
 //   the Python default reader            prefix.ts pythonDefault… logger name, by hand
 //   the reference regular expressions    prefix.ts CI_STAMP, PYTHON_DEFAULT (the hand readers' references)
 //   the prefix templates                 prefixTemplates.ts       line digits (the rest is a learned shape)
@@ -31,3 +32,5 @@ export const MAX_STAGE_DIGITS = 6;
 export const MAX_LOGGER_NAME = 120;
 /** Most digits of a CI timestamp's fraction of a second (CI_STAMP's `\.\d{1,9}`). */
 export const MAX_CI_FRACTION_DIGITS = 9;
+/** Longest name in a source tag: a pod, container or compose service name (Kubernetes allows 253), each part of `[pod/<pod>/<container>]` alike. */
+export const MAX_SOURCE_TAG = 253;

@@ -38,6 +38,7 @@ import { PrefixTemplates } from './prefixTemplates';
 import { Interner, ownCopy, skipBlanks, snippet } from './strings';
 import { ColumnReaders } from './columnReaders';
 import { OpenRecords } from './openRecords';
+import { sourceTagOf } from './sourceTag';
 import { RawPrefixMatcher } from './rawPrefixMatch';
 import { TableBuilder, UNTITLED_REQUEST_ID } from './tableBuilder';
 import { IdentityCache, parseMarkdownTitle, parseTitle } from './title';
@@ -46,7 +47,7 @@ import { IdentityCache, parseMarkdownTitle, parseTitle } from './title';
 interface Origin {
   /** The prefix text, '' for a line without one. */
   readonly key: string;
-  /** `process|stage`, or null for a line without a prefix. */
+  /** `process|stage` (the process naming its server in a merged log), or null for a line without a prefix. */
   readonly processKey: string | null;
   readonly header: LogHeader | null;
   readonly rawPrefix: string | null;
@@ -55,6 +56,10 @@ interface Origin {
 interface PrefixInfo {
   readonly header: LogHeader;
   readonly processKey: string;
+  /** The process prefix's name as printed (the header's process also names the server in a merged log). */
+  readonly process: string | null;
+  /** The merged log's tag of the server (ParsedPrefix.source), or null. */
+  readonly source: string | null;
 }
 
 const BARE: Origin = { key: '', processKey: null, header: null, rawPrefix: null };
@@ -160,11 +165,14 @@ export class RecordReader implements LineSink, RecordSink {
     const scanned = scanPrefix(line);
     const prefix = scanned ?? searchPrefix(line);
     if (prefix === null) {
-      if (this.cutInsidePrefix(line, lineNo)) return;
+      // After a merged log's source tag, if any (the servers' bare lines share one record slot).
+      const tag = sourceTagOf(line);
+      const rest = tag === null ? line : line.slice(tag.end);
+      if (this.cutInsidePrefix(rest, lineNo)) return;
       // A line without a prefix, after a CI timestamp or Python's `LEVEL:logger:`: read bare.
-      const python = pythonDefaultPrefix(line);
+      const python = pythonDefaultPrefix(rest);
       if (python !== null && python.level === 'DEBUG') this.debugLines = true;
-      return this.bareLine(line.slice(python === null ? stampEndOf(line) : python.messageStart), lineNo);
+      return this.bareLine(rest.slice(python === null ? stampEndOf(rest) : python.messageStart), lineNo);
     }
     const key = line.slice(prefix.headerStart, prefix.messageStart);
     const message = line.slice(prefix.messageStart);
@@ -399,7 +407,8 @@ export class RecordReader implements LineSink, RecordSink {
         h.level === p.level &&
         h.timestamp === p.timestamp &&
         h.file === p.file &&
-        h.process === p.process
+        known.process === p.process &&
+        known.source === p.source
       ) {
         return known;
       }
@@ -412,21 +421,34 @@ export class RecordReader implements LineSink, RecordSink {
     // Reuse the strings of the last header where they are equal (no hashing, no copy).
     const lh = last?.header;
     const process =
-      p.process === null ? null : lh !== undefined && lh.process === p.process ? lh.process : names.get(p.process);
+      p.process === null
+        ? null
+        : last !== undefined && last.process === p.process
+          ? last.process
+          : names.get(p.process);
+    const source =
+      p.source === null ? null : last !== undefined && last.source === p.source ? last.source : names.get(p.source);
+    // In a merged log two servers print the same process prefix: the header's process names the server too.
+    const serverProcess =
+      source === null
+        ? process
+        : last !== undefined && last.process === process && last.source === source && lh !== undefined
+          ? lh.process
+          : names.get(process === null ? source : `${source}: ${process}`);
     // Shared by every record of the prefix: frozen.
     const header: LogHeader = Object.freeze({
       level: lh !== undefined && lh.level === p.level ? lh.level : names.get(p.level),
       timestamp: lh !== undefined && lh.timestamp === p.timestamp ? lh.timestamp : ownCopy(p.timestamp),
       file: lh !== undefined && lh.file === p.file ? lh.file : names.get(p.file),
       fileLine: p.fileLine,
-      process,
+      process: serverProcess,
       stagePrefix: p.stagePrefix,
     });
     const processKey =
-      last !== undefined && last.header.process === process && last.header.stagePrefix === p.stagePrefix
+      last !== undefined && last.header.process === serverProcess && last.header.stagePrefix === p.stagePrefix
         ? last.processKey
-        : names.get(`${process ?? ''}|${p.stagePrefix ?? ''}`);
-    const info: PrefixInfo = { header, processKey };
+        : names.get(`${serverProcess ?? ''}|${p.stagePrefix ?? ''}`);
+    const info: PrefixInfo = { header, processKey, process, source };
     if (recent.length < RECENT_HEADERS) recent.push(info);
     else recent[this.nextHeader] = info;
     this.nextHeader = (this.nextHeader + 1) % RECENT_HEADERS;

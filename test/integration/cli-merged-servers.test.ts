@@ -1,0 +1,78 @@
+// Two servers' logs merged into one file by `docker compose logs` (coloured) and `kubectl logs
+// --prefix`, their lines interleaved one by one, read by the built CLI as a real child process:
+// every request of both servers, each with the numbers its own log gives, and no input problem,
+// though both containers print the same `(APIServer pid=5151)`.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { runCli as cli } from './support/cliProcess';
+import { tempFolder } from './support/tempFolder';
+
+const ROOT = path.resolve(__dirname, '..', '..');
+const LOG = path.join(ROOT, 'test', 'fixtures', 'upstream-rendered', 'qwen3tts-talker-first-audio-after-fix.log');
+const dir = tempFolder('stage-lens-merged-');
+
+interface Json {
+  requests: { requestId: string; stages: unknown; e2e: unknown }[];
+  problems: { line: number; message: string }[];
+}
+
+function lines(rename: boolean): string[] {
+  const text = fs.readFileSync(LOG, 'utf8');
+  return (rename ? text.replaceAll('speech-', 'speechB-') : text).split('\n').filter((l) => l !== '');
+}
+
+function merged(name: string, first: (l: string) => string, second: (l: string) => string): string {
+  const a = lines(false).map(first);
+  const b = lines(true).map(second);
+  const out: string[] = [];
+  for (let i = 0; i < Math.max(a.length, b.length); i++) out.push(...[a[i], b[i]].filter((l) => l !== undefined));
+  const file = path.join(dir, name);
+  fs.mkdirSync(dir, { recursive: true });
+  fs.writeFileSync(file, `${out.join('\n')}\n`);
+  return file;
+}
+
+function analyzed(file: string): Json {
+  const r = cli(['analyze', file, '--format', 'json']);
+  assert.equal(r.status, 0, r.stderr);
+  return JSON.parse(r.stdout) as Json;
+}
+
+/** Each request's numbers, by id (the second server's ids back to the first's, to compare). */
+function numbers(doc: Json, prefix: string): Map<string, string> {
+  return new Map(
+    doc.requests
+      .filter((r) => r.requestId.startsWith(prefix))
+      .map((r) => [r.requestId.replace(prefix, 'speech-'), JSON.stringify({ stages: r.stages, e2e: r.e2e })]),
+  );
+}
+
+test("a merged log of two servers gives each server's requests as its own log does", () => {
+  const alone = numbers(analyzed(LOG), 'speech-');
+  assert.equal(alone.size, 6);
+  const files = [
+    merged(
+      'compose.log',
+      (l) => `\x1b[36momni-vllm-1  | \x1b[0m${l}`,
+      (l) => `\x1b[33momni-vllm-2  | \x1b[0m${l}`,
+    ),
+    merged(
+      'kubectl.log',
+      (l) => `[pod/vllm-omni-0/vllm] ${l}`,
+      (l) => `[pod/vllm-omni-1/vllm] ${l}`,
+    ),
+  ];
+  for (const file of files) {
+    const doc = analyzed(file);
+    assert.equal(doc.requests.length, 12, file);
+    assert.deepEqual(doc.problems, [], file);
+    assert.deepEqual(numbers(doc, 'speech-'), alone, file);
+    assert.deepEqual(numbers(doc, 'speechB-'), alone, file);
+  }
+  const table = cli(['analyze', files[1] as string]);
+  assert.equal(table.status, 0, table.stderr);
+  assert.match(table.stdout, /^Stage Lens: 12 requests, 2 stages from .*kubectl\.log\n/);
+  assert.doesNotMatch(table.stdout, /Input problems/);
+});

@@ -1,0 +1,137 @@
+// Logs of several servers merged into one stream (`kubectl logs --prefix`, `docker compose logs`,
+// stern): every container prints the same vLLM prefix (`(APIServer pid=5151)`), so two servers'
+// tables interleaved line by line are told apart by the tool's tag alone. Each server's requests
+// are read as its log alone gives them; text that is not such a tag is not taken for one.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { sourceTagOf } from '../../server/core/log/sourceTag';
+import { scanPrefix, searchPrefix } from '../../server/core/log/prefix';
+import { MAX_SOURCE_TAG } from '../../server/core/log/prefixLimits';
+import type { AnalyzedRequest } from '../../server/core/analysis/types';
+import { analysedStream } from './support/analysedLog';
+import { FIXTURES, ofKind, parseBytes, parseChunks, utf8 } from './support/logHelpers';
+
+const LOG = readFileSync(join(FIXTURES, 'upstream-rendered', 'qwen3tts-talker-first-audio-after-fix.log'), 'utf8');
+const HEAD = '(APIServer pid=7) INFO 08-21 18:00:00 [stats.py:12] ';
+const TIMING = '[OmniTiming] req=r total=1.00s engine=1.00s stages=[0:1.00s]';
+
+/** The log's lines, each tagged by `tag` (the second server's request ids renamed, as another server's are). */
+function tagged(tag: (line: string) => string, second: boolean): string[] {
+  const lines = LOG.split('\n');
+  if (lines.at(-1) === '') lines.pop();
+  return lines.map((l) => tag(second ? l.replaceAll('speech-', 'speechB-') : l));
+}
+
+/** Two servers' logs merged line by line, as a follow of both prints them when they write at once. */
+function interleaved(first: (line: string) => string, second: (line: string) => string): string {
+  const a = tagged(first, false);
+  const b = tagged(second, true);
+  const out: string[] = [];
+  for (let i = 0; i < Math.max(a.length, b.length); i++) {
+    if (i < a.length) out.push(a[i] as string);
+    if (i < b.length) out.push(b[i] as string);
+  }
+  return `${out.join('\n')}\n`;
+}
+
+/** What of a request the log gives, its place in the log left out. */
+function measured(r: AnalyzedRequest): unknown {
+  return JSON.parse(
+    JSON.stringify(r, (key, value: unknown) => (key === 'line' || key === 'process' ? undefined : value)),
+  );
+}
+
+function requestsOf(text: string): Map<string, unknown> {
+  const analysis = analysedStream(utf8(text));
+  return new Map([...analysis.requests].map((r) => [r.requestId, measured(r)]));
+}
+
+test('the tags of kubectl --prefix, docker compose and stern are read; other text before a prefix is not', () => {
+  assert.deepEqual(sourceTagOf(`[pod/vllm-omni-0/vllm] ${HEAD}`), { source: 'pod/vllm-omni-0/vllm', end: 23 });
+  assert.deepEqual(sourceTagOf(`vllm-omni-1  | ${HEAD}`), { source: 'vllm-omni-1', end: 15 });
+  assert.deepEqual(sourceTagOf(`omni_vllm_1      | ${HEAD}`), { source: 'omni_vllm_1', end: 19 });
+  assert.deepEqual(sourceTagOf(`vllm-omni-7d9f8-x2k4p vllm ${HEAD}`), {
+    source: 'vllm-omni-7d9f8-x2k4p/vllm',
+    end: 27,
+  });
+  for (const line of [
+    HEAD,
+    `INFO 08-21 18:00:00 [stats.py:12] ${TIMING}`,
+    `[2026-01-22T14:19:11Z] ${HEAD}`,
+    `2026-01-22T14:19:11.1234567Z ${HEAD}`,
+    `Loading weights ${HEAD}`,
+    `loading weights ${HEAD}`,
+    `Processed prompts: 100%|####| ${HEAD}`,
+    `[pod/vllm-omni-0] ${HEAD}`,
+    `[pod/vllm-omni-0/vllm]${HEAD}`,
+    `[pod//vllm] ${HEAD}`,
+    `vllm-omni-1 | ${HEAD}`,
+    `vllm-omni-1  |${HEAD}`,
+    `| e2e_requests | 1 |`,
+    '',
+  ])
+    assert.equal(sourceTagOf(line), null, line);
+});
+
+test(`a name in a tag: ${MAX_SOURCE_TAG} characters read by the scanner, the search and the parser, ${MAX_SOURCE_TAG + 1} by none`, () => {
+  const name = (n: number): string => `v${'-'.repeat(n - 2)}0`;
+  const at = `[pod/${name(MAX_SOURCE_TAG)}/vllm] ${HEAD}${TIMING}`;
+  const over = `[pod/${name(MAX_SOURCE_TAG + 1)}/vllm] ${HEAD}${TIMING}`;
+  const source = `pod/${name(MAX_SOURCE_TAG)}/vllm`;
+  assert.equal(scanPrefix(at)?.source, source);
+  assert.equal(searchPrefix(at)?.source, source);
+  const processes = (text: string): Array<string | null | undefined> => {
+    const fromString = parseChunks([text]);
+    assert.deepEqual(parseBytes(utf8(text)), fromString, 'bytes read as the string');
+    return ofKind(fromString, 'omniTiming').map((r) => r.header?.process);
+  };
+  assert.deepEqual(processes(`${at}\n${at}\n`), [`${source}: APIServer pid=7`, `${source}: APIServer pid=7`]);
+  // One over: other output before the prefix, which the search still reads; no server is named.
+  assert.equal(scanPrefix(over), null);
+  assert.equal(searchPrefix(over)?.source, null);
+  assert.deepEqual(processes(`${over}\n`), ['APIServer pid=7']);
+  // A line of a million name characters is refused at the limit, not read to its end.
+  assert.equal(sourceTagOf(`${'a'.repeat(1_000_000)}  | ${HEAD}`), null);
+  assert.equal(sourceTagOf(`[pod/${'a'.repeat(1_000_000)}/vllm] ${HEAD}`), null);
+});
+
+test("two servers' logs merged line by line: each server's requests are what its log alone gives", () => {
+  const alone = requestsOf(tagged((l) => l, false).join('\n') + '\n');
+  const second = requestsOf(tagged((l) => l, true).join('\n') + '\n');
+  assert.equal(alone.size, 6);
+  const tools: [string, (line: string) => string, (line: string) => string][] = [
+    ['kubectl --prefix', (l) => `[pod/vllm-a-0/vllm] ${l}`, (l) => `[pod/vllm-b-0/vllm] ${l}`],
+    [
+      'kubectl --prefix --timestamps',
+      (l) => `[pod/vllm-a-0/vllm] 2026-12-07T07:49:02.123456789Z ${l}`,
+      (l) => `[pod/vllm-b-0/vllm] 2026-12-07T07:49:02.223456789Z ${l}`,
+    ],
+    ['docker compose', (l) => `omni-vllm-1  | ${l}`, (l) => `omni-vllm-2  | ${l}`],
+    [
+      'docker compose, coloured',
+      (l) => `\x1b[36momni-vllm-1  | \x1b[0m${l}`,
+      (l) => `\x1b[33momni-vllm-2  | \x1b[0m${l}`,
+    ],
+    ['stern', (l) => `vllm-omni-0 vllm ${l}`, (l) => `vllm-omni-1 vllm ${l}`],
+  ];
+  for (const [tool, first, other] of tools) {
+    const merged = requestsOf(interleaved(first, other));
+    assert.equal(merged.size, 12, tool);
+    for (const [id, request] of alone) assert.deepEqual(merged.get(id), request, `${tool}: ${id}`);
+    for (const [id, request] of second) assert.deepEqual(merged.get(id), request, `${tool}: ${id}`);
+    const problems = analysedStream(utf8(interleaved(first, other))).problemCount;
+    assert.equal(problems, 0, tool);
+  }
+  // Untagged, the same two logs merged cannot be told apart: their tables break each other.
+  const untagged = analysedStream(
+    utf8(
+      interleaved(
+        (l) => l,
+        (l) => l,
+      ),
+    ),
+  );
+  assert.ok(untagged.problemCount > 0);
+});
