@@ -26,6 +26,12 @@ export interface LogHeader {
   readonly process: string | null;
   /** N of a `[Stage-N]` prefix; null when absent. */
   readonly stagePrefix: number | null;
+  /**
+   * In a log that merges several servers', the tag of the server the line came from
+   * (`pod/vllm-0/vllm`, server/core/log/sourceTag.ts): a server's start ends its calls and makes its
+   * own first request cold. Absent in a log of one server.
+   */
+  readonly source?: string;
 }
 
 interface RecordBase extends SourceLine {

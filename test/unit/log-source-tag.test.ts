@@ -1,7 +1,8 @@
 // Logs of several servers merged into one stream (`kubectl logs --prefix`, `docker compose logs`,
 // stern): every container prints the same vLLM prefix (`(APIServer pid=5151)`), so two servers'
 // tables interleaved line by line are told apart by the tool's tag alone. Each server's requests
-// are read as its log alone gives them; text that is not such a tag is not taken for one.
+// are read as its log alone gives them, a server's restart ending its own calls only and making its
+// own first request cold; text that is not such a tag is not taken for one.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -39,7 +40,9 @@ function interleaved(first: (line: string) => string, second: (line: string) => 
 /** What of a request the log gives, its place in the log left out. */
 function measured(r: AnalyzedRequest): unknown {
   return JSON.parse(
-    JSON.stringify(r, (key, value: unknown) => (key === 'line' || key === 'process' ? undefined : value)),
+    JSON.stringify(r, (key, value: unknown) =>
+      key === 'line' || key === 'process' || key === 'source' ? undefined : value,
+    ),
   );
 }
 
@@ -80,8 +83,8 @@ test(`a name in a tag: ${MAX_SOURCE_TAG} characters read by the scanner, the sea
   const at = `[pod/${name(MAX_SOURCE_TAG)}/vllm] ${HEAD}${TIMING}`;
   const over = `[pod/${name(MAX_SOURCE_TAG + 1)}/vllm] ${HEAD}${TIMING}`;
   const source = `pod/${name(MAX_SOURCE_TAG)}/vllm`;
-  assert.equal(scanPrefix(at)?.source, source);
-  assert.equal(searchPrefix(at)?.source, source);
+  assert.equal(scanPrefix(at)?.sourceTag, source);
+  assert.equal(searchPrefix(at)?.sourceTag, source);
   const processes = (text: string): Array<string | null | undefined> => {
     const fromString = parseChunks([text]);
     assert.deepEqual(parseBytes(utf8(text)), fromString, 'bytes read as the string');
@@ -90,7 +93,7 @@ test(`a name in a tag: ${MAX_SOURCE_TAG} characters read by the scanner, the sea
   assert.deepEqual(processes(`${at}\n${at}\n`), [`${source}: APIServer pid=7`, `${source}: APIServer pid=7`]);
   // One over: other output before the prefix, which the search still reads; no server is named.
   assert.equal(scanPrefix(over), null);
-  assert.equal(searchPrefix(over)?.source, null);
+  assert.equal(searchPrefix(over)?.sourceTag, null);
   assert.deepEqual(processes(`${over}\n`), ['APIServer pid=7']);
   // A line of a million name characters is refused at the limit, not read to its end.
   assert.equal(sourceTagOf(`${'a'.repeat(1_000_000)}  | ${HEAD}`), null);
@@ -134,4 +137,46 @@ test("two servers' logs merged line by line: each server's requests are what its
     ),
   );
   assert.ok(untagged.problemCount > 0);
+});
+
+test("a server's start in a merged log ends its own calls only, and its own first request is cold", () => {
+  const marker = (tag: string): string =>
+    `${tag}(APIServer pid=5151) INFO 10-19 07:12:00 [api_server.py:1888] vLLM API server version 0.11.0`;
+  const b = tagged((l) => `[pod/vllm-b-0/vllm] ${l}`, true);
+  // Server b restarts before its third call, while server a is inside its second call, between
+  // its tables (a's log starts later: lines of no record before its first call).
+  let calls = 0;
+  const restartAt = b.findIndex((l) => l.includes('[Overall Summary]') && ++calls === 3) - 1;
+  b.splice(restartAt, 0, marker('[pod/vllm-b-0/vllm] '));
+  b.unshift(marker('[pod/vllm-b-0/vllm] '));
+  const ownA = tagged((l) => `[pod/vllm-a-0/vllm] ${l}`, false);
+  let stageTables = 0;
+  const insideCall = ownA.findIndex((l) => l.includes('[StageRequestStats') && ++stageTables === 2);
+  const idle = `[pod/vllm-a-0/vllm] (APIServer pid=5151) INFO 10-19 07:12:00 [launcher.py:46] Route: /health`;
+  const a = [marker('[pod/vllm-a-0/vllm] '), ...Array<string>(restartAt + 1 - 1 - insideCall).fill(idle), ...ownA];
+  assert.ok(restartAt + 1 - 1 - insideCall > 0);
+  assert.match(a[restartAt + 1] ?? '', /\[StageRequestStats/);
+  const out: string[] = [];
+  for (let i = 0; i < Math.max(a.length, b.length); i++) out.push(...[a[i], b[i]].filter((l) => l !== undefined));
+  const analysis = analysedStream(utf8(`${out.join('\n')}\n`));
+  const requests = [...analysis.requests];
+  assert.equal(requests.length, 12);
+  assert.equal(analysis.problemCount, 0);
+
+  const aloneText = `${[marker(''), ...tagged((l) => l, false)].join('\n')}\n`;
+  const alone = new Map([...analysedStream(utf8(aloneText)).requests].map((r) => [r.requestId, r]));
+  const placeLeftOut = (r: AnalyzedRequest): unknown => {
+    const { boot: _boot, ...rest } = measured(r) as { boot: number };
+    return rest;
+  };
+  for (const r of requests) {
+    const own = alone.get(r.requestId.replace('speechB-', 'speech-'));
+    assert.ok(own !== undefined, r.requestId);
+    if (r.requestId.startsWith('speech-')) assert.deepEqual(placeLeftOut(r), placeLeftOut(own), r.requestId);
+  }
+  // Cold: each server's first request, and b's first after its restart.
+  const ids = requests.map((r) => r.requestId);
+  const cold = requests.filter((r) => r.cold).map((r) => r.requestId);
+  const firstOfB = ids.filter((id) => id.startsWith('speechB-'));
+  assert.deepEqual(cold.sort(), [ids.find((id) => id.startsWith('speech-')), firstOfB[0], firstOfB[2]].sort());
 });

@@ -7,12 +7,21 @@
 // Summary] that opens a call belongs to the requests of that call: the next
 // `e2e_requests` requests (1 when serving). Boot markers number the server boots inside
 // one log; the first request after each boot is marked cold (seed 001: a cold start can
-// put a one-time cost into any phase). A duplex turn's records are keyed by its response id;
+// put a one-time cost into any phase). In a log that merges several servers' (its lines
+// tagged by the server, LogHeader.source), a server's start ends that server's calls and
+// marks that server's first request cold. A duplex turn's records are keyed by its response id;
 // builds whose aggregator has no timing identity print the turn's identity first, on an
 // `[OmniTiming]` line of its own (docs/formats.md#the-omnitiming-line), which names that request
 // and is no request itself; builds that print it only on the turn's timed `[OmniTiming]` line,
 // between tables titled by the response id, name that response id's records with it.
-import type { LogRecord, OmniTimingRecord, OverallSummaryRecord, StageTableRecord, TransferEdge } from '../records';
+import type {
+  LogHeader,
+  LogRecord,
+  OmniTimingRecord,
+  OverallSummaryRecord,
+  StageTableRecord,
+  TransferEdge,
+} from '../records';
 import type { FieldMap } from '../values';
 import { numberOf } from '../values';
 import { requestTransfers } from './transfers';
@@ -99,6 +108,8 @@ interface TurnLabel {
 
 /** One process's call in progress. */
 interface Lane {
+  /** The server of a merged log the lane's process is of (LogHeader.source); null in a log of one server. */
+  server: string | null;
   open: OpenRequest | null;
   /** The [Overall Summary] of the lane's current call, and how many more requests it covers. */
   overall: RequestOverallSummary | null;
@@ -108,8 +119,8 @@ interface Lane {
   readonly dicts: Map<string, AnalyzedRequest>;
 }
 
-function newLane(): Lane {
-  return { open: null, overall: null, overallLeft: 0, turn: null, dicts: new Map() };
+function newLane(server: string | null): Lane {
+  return { server, open: null, overall: null, overallLeft: 0, turn: null, dicts: new Map() };
 }
 
 /** An `[OmniTiming]` line that prints a duplex turn's identity (`req= response= turn= reason=`) and no time. */
@@ -129,10 +140,12 @@ function isTurnLabel(record: OmniTimingRecord): boolean {
 export class RequestAssembler {
   /** Lanes by process name; records without a process name join the lane of the record before them. */
   private readonly lanes = new Map<string, Lane>();
-  private lane: Lane = newLane();
+  private lane: Lane = newLane(null);
   private laneProcess: string | null = null;
   private boot = 0;
   private bootHasRequest = false;
+  /** The servers started (null: the server of a log of one) whose first request has not come yet: it is cold. */
+  private readonly coldServers = new Set<string | null>();
   /** Per request key: how many requests had it, and what they printed (requestRepeats.ts). */
   private readonly seenKeys = new Map<string, number>();
   /** Record kinds that were the last of a call (the next call's record came after them). */
@@ -155,9 +168,11 @@ export class RequestAssembler {
   addInto(record: LogRecord, done: AnalyzedRequest[]): void {
     switch (record.kind) {
       case 'bootMarker': {
-        // A server start ends every process's call.
-        this.finishAllInto(done, true);
-        for (const lane of this.allLanes()) {
+        // A server start ends every process's call: of every process, or in a merged log the server's.
+        const server = record.header?.source ?? null;
+        const lanes = server === null ? this.allLanes() : this.allLanes().filter((lane) => lane.server === server);
+        this.finishAllInto(done, true, lanes);
+        for (const lane of lanes) {
           lane.overall = null;
           lane.turn = null;
         }
@@ -165,6 +180,7 @@ export class RequestAssembler {
           this.boot += 1;
           this.bootHasRequest = false;
         }
+        this.coldServers.add(server);
         return;
       }
       case 'overallSummary': {
@@ -172,7 +188,7 @@ export class RequestAssembler {
         // Printed first in each call: the previous call's request is complete, unless all it has
         // is an [OmniTiming] line, which vllm-omni#3069's branch prints before the request's summary
         // and tables: it waits for the next request record (awaitsTables).
-        const lane = this.laneOf(record.header?.process ?? null);
+        const lane = this.laneOf(record.header);
         const open = lane.open;
         if (open !== null && isTimingOnly(open)) open.awaitsTables = true;
         else this.finishCallInto(lane, done);
@@ -183,7 +199,7 @@ export class RequestAssembler {
       case 'omniTiming':
       case 'stageTable':
       case 'transferTable': {
-        const lane = this.laneOf(record.header?.process ?? null);
+        const lane = this.laneOf(record.header);
         if (record.kind === 'omniTiming' && isTurnLabel(record)) {
           // The turn's call begins with it (its Overall Summary, when printed, comes next).
           this.finishCallInto(lane, done);
@@ -287,13 +303,18 @@ export class RequestAssembler {
     return (this.sawTable ? USUAL_LAST_WITH_TABLES : USUAL_LAST_WITHOUT_TABLES).has(kind);
   }
 
-  /** The lane of a record's process (null: the lane of the record before it). */
-  private laneOf(process: string | null): Lane {
+  /** The lane of a record's process (none: the lane of the record before it). */
+  private laneOf(header: LogHeader | null): Lane {
+    const process = header === null ? null : header.process;
     if (process === null || process === this.laneProcess) return this.lane;
     let lane = this.lanes.get(process);
     if (lane === undefined) {
       // The records before the first process name belong to the first process seen.
-      lane = this.lanes.size === 0 ? this.lane : newLane();
+      const server = header?.source ?? null;
+      if (this.lanes.size === 0) {
+        lane = this.lane;
+        lane.server = server;
+      } else lane = newLane(server);
       this.lanes.set(process, lane);
     }
     this.lane = lane;
@@ -305,19 +326,19 @@ export class RequestAssembler {
     return this.lanes.size === 0 ? [this.lane] : [...this.lanes.values()];
   }
 
-  /** Open requests in the order they started. */
-  private openRequests(): OpenRequest[] {
+  /** Open requests (of `lanes`) in the order they started. */
+  private openRequests(lanes = this.allLanes()): OpenRequest[] {
     const open: OpenRequest[] = [];
-    for (const lane of this.allLanes()) if (lane.open !== null) open.push(lane.open);
+    for (const lane of lanes) if (lane.open !== null) open.push(lane.open);
     return open.sort((a, b) => a.line - b.line);
   }
 
-  /** Finalizes every open request, in the order they started. */
-  private finishAllInto(done: AnalyzedRequest[], callsEnded: boolean): void {
+  /** Finalizes every open request (of `lanes`), in the order they started. */
+  private finishAllInto(done: AnalyzedRequest[], callsEnded: boolean, lanes = this.allLanes()): void {
     const from = done.length;
-    for (const open of this.openRequests()) this.finalizeInto(open, done, callsEnded);
+    for (const open of this.openRequests(lanes)) this.finalizeInto(open, done, callsEnded);
     const opened = done.length;
-    this.releaseDictsInto(done);
+    this.releaseDictsInto(done, lanes);
     // Held dicts of another process may have started before an open request: all in line order.
     if (opened > from && done.length > opened) {
       const finished = done.splice(from).sort((a, b) => a.line - b.line);
@@ -325,9 +346,9 @@ export class RequestAssembler {
     }
   }
 
-  /** The held dicts, each a request alone, in the order they came. */
-  private releaseDictsInto(done: AnalyzedRequest[]): void {
-    for (const lane of this.allLanes()) {
+  /** The held dicts (of `lanes`), each a request alone, in the order they came. */
+  private releaseDictsInto(done: AnalyzedRequest[], lanes = this.allLanes()): void {
+    for (const lane of lanes) {
       for (const request of lane.dicts.values()) done.push(request);
       lane.dicts.clear();
     }
@@ -340,8 +361,8 @@ export class RequestAssembler {
    * request alone (at the process's next dict of its id, a server start, the end, or a quiet
    * stream in a log without tables). Finalized requests are appended to `done`.
    */
-  holdDictInto(process: string | null, key: string, request: AnalyzedRequest, done: AnalyzedRequest[]): void {
-    const lane = this.laneOf(process);
+  holdDictInto(header: LogHeader | null, key: string, request: AnalyzedRequest, done: AnalyzedRequest[]): void {
+    const lane = this.laneOf(header);
     const earlier = lane.dicts.get(key);
     if (earlier !== undefined) {
       lane.dicts.delete(key);
@@ -374,13 +395,23 @@ export class RequestAssembler {
 
   /**
    * A request starting now: its id (a repeated id numbered `#2`, `#3`...), its boot, and whether
-   * it is the boot's first. Also for requests read whole from one record (legacyRequests.ts).
+   * it is its server's first since that server started (`server`: the lane's; undefined for a
+   * request read whole from one record, legacyRequests.ts, which takes the first server started).
    */
-  placeRequest(key: string): RequestPlace {
+  placeRequest(key: string, server?: string | null): RequestPlace {
     const requestId = this.countRequest(key);
-    const cold = this.boot > 0 && !this.bootHasRequest;
+    const cold = this.takeCold(server);
     this.bootHasRequest = true;
     return { requestId, boot: this.boot, cold };
+  }
+
+  /** Whether a request of `server` is its server's first since it started (and it is so no more). */
+  private takeCold(server: string | null | undefined): boolean {
+    const servers = this.coldServers;
+    if (servers.size === 0) return false;
+    if (server !== undefined) return servers.delete(server);
+    servers.delete(servers.values().next().value as string | null);
+    return true;
   }
 
   /** Counts one more request of `key`: its id, a repeated key numbered `#2`, `#3`... */
@@ -420,7 +451,7 @@ export class RequestAssembler {
     // The dict of its id came first: the request has its place (id, boot, cold start) already.
     const dict = lane.dicts.get(key) ?? null;
     if (dict !== null) lane.dicts.delete(key);
-    const place = dict ?? this.placeRequest(key);
+    const place = dict ?? this.placeRequest(key, lane.server);
     lane.open = {
       lane,
       key,

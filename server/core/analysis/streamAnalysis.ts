@@ -639,7 +639,7 @@ export class StreamAnalysis {
         return;
       }
       const before = done.length;
-      this.assembler.holdDictInto(record.header?.process ?? null, record.requestId as string, requests[0], done);
+      this.assembler.holdDictInto(record.header, record.requestId as string, requests[0], done);
       this.keepAccepted(done, before);
       return;
     }

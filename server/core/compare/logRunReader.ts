@@ -139,7 +139,7 @@ export class LogRunReader {
         else {
           // Its tables may come next (vllm-omni#891's branch): one request with them.
           const done: AnalyzedRequest[] = [];
-          assembler.holdDictInto(record.header?.process ?? null, record.requestId as string, requests[0], done);
+          assembler.holdDictInto(record.header, record.requestId as string, requests[0], done);
           this.accept(done);
         }
       }

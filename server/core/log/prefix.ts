@@ -32,7 +32,7 @@ export interface ParsedPrefix extends LogHeader {
   /** Where the message starts (after the single space that follows `[path:line]`). */
   readonly messageStart: number;
   /** The tag of the server the line came from in a merged log (sourceTag.ts); null without one. */
-  readonly source: string | null;
+  readonly sourceTag: string | null;
 }
 
 /** The search's reading: MAX_CALL_SITE_PATH and MAX_CALL_SITE_LINE_DIGITS spelled in the literal. */
@@ -252,9 +252,9 @@ export interface ScannedPrefix extends ParsedPrefix {
   readonly timestampStart: number;
 }
 
-function withCallSite(head: PrefixHead, site: CallSite, headerStart: number, source: string | null): ScannedPrefix {
+function withCallSite(head: PrefixHead, site: CallSite, headerStart: number, sourceTag: string | null): ScannedPrefix {
   return {
-    source,
+    sourceTag,
     level: head.level,
     timestamp: head.timestamp,
     file: site.file,
@@ -411,7 +411,7 @@ export function searchPrefix(line: string): ParsedPrefix | null {
     stagePrefix,
     headerStart,
     messageStart: levelAt + m[0].length,
-    source: tag !== null && tag.end <= headerStart ? tag.source : null,
+    sourceTag: tag !== null && tag.end <= headerStart ? tag.source : null,
   };
 }
 

@@ -136,7 +136,7 @@ function readShape(shape: PrefixShape, src: string, view: DataView, start: numbe
     process: shape.process,
     stagePrefix: shape.stagePrefix,
     headerStart: 0,
-    source: null,
+    sourceTag: null,
     messageStart: Math.min(end, d + 2) - start,
     timestampStart: shape.head.length,
   };

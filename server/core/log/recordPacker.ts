@@ -420,7 +420,10 @@ function sameNames(a: readonly string[], b: readonly string[]): boolean {
 
 const HEADER_KEYS = 6;
 
-/** A header as the parser makes it (prefix.ts): these keys, in this order. */
+/**
+ * A header as the parser makes it (prefix.ts): these keys, in this order. A merged log's header
+ * (its `source` too) is not packed: its record is sent as it is.
+ */
 function isHeaderShape(header: LogHeader): boolean {
   return Object.keys(header).length === HEADER_KEYS;
 }

@@ -58,7 +58,7 @@ interface PrefixInfo {
   readonly processKey: string;
   /** The process prefix's name as printed (the header's process also names the server in a merged log). */
   readonly process: string | null;
-  /** The merged log's tag of the server (ParsedPrefix.source), or null. */
+  /** The merged log's tag of the server (ParsedPrefix.sourceTag), or null. */
   readonly source: string | null;
 }
 
@@ -408,7 +408,7 @@ export class RecordReader implements LineSink, RecordSink {
         h.timestamp === p.timestamp &&
         h.file === p.file &&
         known.process === p.process &&
-        known.source === p.source
+        known.source === p.sourceTag
       ) {
         return known;
       }
@@ -427,7 +427,11 @@ export class RecordReader implements LineSink, RecordSink {
           ? last.process
           : names.get(p.process);
     const source =
-      p.source === null ? null : last !== undefined && last.source === p.source ? last.source : names.get(p.source);
+      p.sourceTag === null
+        ? null
+        : last !== undefined && last.source === p.sourceTag
+          ? last.source
+          : names.get(p.sourceTag);
     // In a merged log two servers print the same process prefix: the header's process names the server too.
     const serverProcess =
       source === null
@@ -435,15 +439,16 @@ export class RecordReader implements LineSink, RecordSink {
         : last !== undefined && last.process === process && last.source === source && lh !== undefined
           ? lh.process
           : names.get(process === null ? source : `${source}: ${process}`);
-    // Shared by every record of the prefix: frozen.
-    const header: LogHeader = Object.freeze({
+    const fields = {
       level: lh !== undefined && lh.level === p.level ? lh.level : names.get(p.level),
       timestamp: lh !== undefined && lh.timestamp === p.timestamp ? lh.timestamp : ownCopy(p.timestamp),
       file: lh !== undefined && lh.file === p.file ? lh.file : names.get(p.file),
       fileLine: p.fileLine,
       process: serverProcess,
       stagePrefix: p.stagePrefix,
-    });
+    };
+    // Shared by every record of the prefix: frozen. A log of one server's headers have no `source`.
+    const header: LogHeader = Object.freeze(source === null ? fields : { ...fields, source });
     const processKey =
       last !== undefined && last.header.process === serverProcess && last.header.stagePrefix === p.stagePrefix
         ? last.processKey
