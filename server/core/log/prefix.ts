@@ -24,6 +24,7 @@ import {
 } from './prefixLimits';
 import { occursAt } from './strings';
 import { sourceTagOf } from './sourceTag';
+import { journalPrefixEnd, journalSenderEnd } from './journalPrefix';
 
 /** The header fields of one line, with positions in the (cleaned) line. */
 export interface ParsedPrefix extends LogHeader {
@@ -331,6 +332,16 @@ export function stampEndOf(line: string, at = 0): number {
   return at;
 }
 
+/**
+ * Where the line goes on after what another program put before vLLM's prefix at `at`: a CI
+ * runner's timestamp, or journalctl's `Dec 07 07:49:02 host vllm[4001]: ` (its short-iso time
+ * read as such a timestamp); `at` without either.
+ */
+export function outerPrefixEnd(line: string, at: number): number {
+  const stamped = stampEndOf(line, at);
+  return stamped > at ? journalSenderEnd(line, stamped) : journalPrefixEnd(line, at);
+}
+
 /** Python's default logging prefix `LEVEL:logger.name:` at the start of a line (after a CI timestamp). */
 export interface PythonDefaultPrefix {
   readonly level: string;
@@ -376,7 +387,7 @@ export function scanPrefix(line: string): ScannedPrefix | null {
   const tag = sourceTagOf(line);
   const from = tag === null ? 0 : tag.end;
   if (!startsLikePrefix(line, from)) return null;
-  const start = stampEndOf(line, from);
+  const start = outerPrefixEnd(line, from);
   const head = headAt(line, start);
   const site = head === null ? null : callSiteAt(line, head.length);
   return head !== null && site !== null ? withCallSite(head, site, start, tag === null ? null : tag.source) : null;

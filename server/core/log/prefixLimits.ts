@@ -34,3 +34,5 @@ export const MAX_LOGGER_NAME = 120;
 export const MAX_CI_FRACTION_DIGITS = 9;
 /** Longest name in a source tag: a pod, container or compose service name (Kubernetes allows 253), each part of `[pod/<pod>/<container>]` alike. */
 export const MAX_SOURCE_TAG = 253;
+/** Longest host name or identifier of a journal prefix (`host ident[pid]: `, journalPrefix.ts). */
+export const MAX_JOURNAL_FIELD = 255;

@@ -33,7 +33,7 @@ import { LINE_HAS_CARET, LINE_HAS_CR, LINE_HAS_ESC, type LineSink } from './line
 import { MetricsSummaryCollector, isMetricsSummaryStart } from './metricsSummary';
 import { OMNI_TIMING_TAG, parseOmniTiming } from './omniTiming';
 import { AsciiPiece, CONSUMED, FINISHED, type OpenRecord, type ParseContext, type RecordSink } from './openRecord';
-import { pythonDefaultPrefix, scanPrefix, searchPrefix, stampEndOf, stripAnsi, type ParsedPrefix } from './prefix';
+import { outerPrefixEnd, pythonDefaultPrefix, scanPrefix, searchPrefix, stripAnsi, type ParsedPrefix } from './prefix';
 import { PrefixTemplates } from './prefixTemplates';
 import { Interner, ownCopy, skipBlanks, snippet } from './strings';
 import { ColumnReaders } from './columnReaders';
@@ -172,7 +172,7 @@ export class RecordReader implements LineSink, RecordSink {
       // A line without a prefix, after a CI timestamp or Python's `LEVEL:logger:`: read bare.
       const python = pythonDefaultPrefix(rest);
       if (python !== null && python.level === 'DEBUG') this.debugLines = true;
-      return this.bareLine(rest.slice(python === null ? stampEndOf(rest) : python.messageStart), lineNo);
+      return this.bareLine(rest.slice(python === null ? outerPrefixEnd(rest, 0) : python.messageStart), lineNo);
     }
     const key = line.slice(prefix.headerStart, prefix.messageStart);
     const message = line.slice(prefix.messageStart);
