@@ -25,6 +25,7 @@ import {
 import { occursAt } from './strings';
 import { sourceTagOf } from './sourceTag';
 import { journalPrefixEnd, journalSenderEnd } from './journalPrefix';
+import { criStreamEnd } from './criLogPrefix';
 
 /** The header fields of one line, with positions in the (cleaned) line. */
 export interface ParsedPrefix extends LogHeader {
@@ -334,12 +335,14 @@ export function stampEndOf(line: string, at = 0): number {
 
 /**
  * Where the line goes on after what another program put before vLLM's prefix at `at`: a CI
- * runner's timestamp, or journalctl's `Dec 07 07:49:02 host vllm[4001]: ` (its short-iso time
- * read as such a timestamp); `at` without either.
+ * runner's timestamp, journalctl's `Dec 07 07:49:02 host vllm[4001]: ` (its short-iso time read
+ * as such a timestamp), or the kubelet's `2026-12-07T07:49:02.123456789Z stdout F `; `at` without any.
  */
 export function outerPrefixEnd(line: string, at: number): number {
   const stamped = stampEndOf(line, at);
-  return stamped > at ? journalSenderEnd(line, stamped) : journalPrefixEnd(line, at);
+  if (stamped === at) return journalPrefixEnd(line, at);
+  const cri = criStreamEnd(line, stamped);
+  return cri > stamped ? cri : journalSenderEnd(line, stamped);
 }
 
 /** Python's default logging prefix `LEVEL:logger.name:` at the start of a line (after a CI timestamp). */
