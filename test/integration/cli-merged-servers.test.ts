@@ -76,3 +76,59 @@ test("a merged log of two servers gives each server's requests as its own log do
   assert.match(table.stdout, /^Stage Lens: 12 requests, 2 stages from .*kubectl\.log\n/);
   assert.doesNotMatch(table.stdout, /Input problems/);
 });
+
+test("each server's end to end, in the table and the JSON, is its own log's", () => {
+  const before = path.join(ROOT, 'test', 'fixtures', 'upstream-rendered', 'qwen3tts-talker-first-audio-before-fix.log');
+  const a = fs
+    .readFileSync(LOG, 'utf8')
+    .split('\n')
+    .filter((l) => l !== '');
+  const b = fs
+    .readFileSync(before, 'utf8')
+    .split('\n')
+    .filter((l) => l !== '');
+  const out: string[] = [];
+  for (let i = 0; i < Math.max(a.length, b.length); i++) {
+    if (i < a.length) out.push(`omni-vllm-1  | ${a[i] as string}`);
+    if (i < b.length) out.push(`omni-vllm-2  | ${b[i] as string}`);
+  }
+  const file = path.join(dir, 'two-builds.log');
+  fs.writeFileSync(file, `${out.join('\n')}\n`);
+  type E2e = { count: number; p50: number; p90: number; p99: number; max: number; mean: number };
+  const own = (log: string): E2e =>
+    (JSON.parse(cli(['analyze', log, '--format', 'json']).stdout) as { endToEnd: E2e }).endToEnd;
+  const r = cli(['analyze', file, '--format', 'json']);
+  assert.equal(r.status, 0, r.stderr);
+  const doc = JSON.parse(r.stdout) as { servers?: { server: string; requests: number; e2eMs: E2e | null }[] };
+  const {
+    fromOmniTiming: _a,
+    requestsWithout: _b,
+    ...first
+  } = own(LOG) as E2e & { fromOmniTiming: number; requestsWithout: number };
+  const {
+    fromOmniTiming: _c,
+    requestsWithout: _d,
+    ...second
+  } = own(before) as E2e & {
+    fromOmniTiming: number;
+    requestsWithout: number;
+  };
+  assert.deepEqual(doc.servers, [
+    { server: 'omni-vllm-1', requests: 6, e2eMs: first },
+    { server: 'omni-vllm-2', requests: 6, e2eMs: second },
+  ]);
+  assert.notEqual(first.p50, second.p50);
+
+  const table = cli(['analyze', file]);
+  assert.equal(table.status, 0, table.stderr);
+  assert.match(
+    table.stdout,
+    /\nEnd to end per server, ms \(this log merges 2 servers' lines, told apart by their tags; n: requests with an end-to-end time\)\nserver +requests +n +p50 +p90 +p99 +max\n[- ]+\nomni-vllm-1 +6 +6 +1,425 .*\nomni-vllm-2 +6 +6 +1,258 /,
+  );
+  // A log of one server has no such table and no `servers`.
+  assert.doesNotMatch(cli(['analyze', LOG]).stdout, /per server/);
+  assert.equal(
+    (JSON.parse(cli(['analyze', LOG, '--format', 'json']).stdout) as { servers?: unknown }).servers,
+    undefined,
+  );
+});

@@ -170,6 +170,11 @@ test('streamed JSON and CSV equal the whole-document writers: sample and upstrea
   sameAsWhole('sample', readFileSync(path.join(ROOT, 'samples', 'qwen3-tts-first-audio-cold-start.log')));
   for (const file of readdirSync(FIXTURES).filter((f) => f.endsWith('.log')))
     sameAsWhole(file, readFileSync(path.join(FIXTURES, file)));
+  // A merged log of two servers: each request names its server.
+  sameAsWhole(
+    'merged',
+    readFileSync(path.join(ROOT, 'test', 'fixtures', 'logs', 'merged-kubectl-two-servers-restart.log')),
+  );
 });
 
 test('streamed JSON equals the whole-document writer: real logs of [Overall Summary] tables (no request, or requests cut off)', () => {

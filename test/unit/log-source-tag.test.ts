@@ -41,7 +41,7 @@ function interleaved(first: (line: string) => string, second: (line: string) => 
 function measured(r: AnalyzedRequest): unknown {
   return JSON.parse(
     JSON.stringify(r, (key, value: unknown) =>
-      key === 'line' || key === 'process' || key === 'source' ? undefined : value,
+      key === 'line' || key === 'process' || key === 'source' || key === 'server' ? undefined : value,
     ),
   );
 }
@@ -124,8 +124,13 @@ test("two servers' logs merged line by line: each server's requests are what its
     assert.equal(merged.size, 12, tool);
     for (const [id, request] of alone) assert.deepEqual(merged.get(id), request, `${tool}: ${id}`);
     for (const [id, request] of second) assert.deepEqual(merged.get(id), request, `${tool}: ${id}`);
-    const problems = analysedStream(utf8(interleaved(first, other))).problemCount;
-    assert.equal(problems, 0, tool);
+    const analysis = analysedStream(utf8(interleaved(first, other)));
+    assert.equal(analysis.problemCount, 0, tool);
+    // Each request names the server that printed it, as its lines' tag does.
+    const servers = new Map([...analysis.requests].map((r) => [r.requestId, r.server]));
+    const serverOf = (line: string): string | undefined => sourceTagOf(line.replace(/\x1b\[[0-9;]*m/g, ''))?.source;
+    for (const id of alone.keys()) assert.equal(servers.get(id), serverOf(first(HEAD)), `${tool}: ${id}`);
+    for (const id of second.keys()) assert.equal(servers.get(id), serverOf(other(HEAD)), `${tool}: ${id}`);
   }
   // Untagged, the same two logs merged cannot be told apart: their tables break each other.
   const untagged = analysedStream(

@@ -532,6 +532,7 @@ function fromRecords(open: OpenRequest, repeat: RequestRepeat | undefined): Anal
     ...(open.stageTable?.unreadRows === undefined ? {} : { stageTableUnreadRows: open.stageTable.unreadRows }),
     derived: { addedTimeToFirstOutputMs: addedTimeToFirstOutput(stages) },
     ...(repeat === undefined ? {} : { repeat }),
+    ...(open.lane.server === null ? {} : { server: open.lane.server }),
   };
 }
 

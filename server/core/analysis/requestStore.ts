@@ -48,6 +48,8 @@ interface RareParts {
   readonly asides: Map<number, Cell> | null;
   /** A request too big to pack, kept as it is. */
   readonly whole: AnalyzedRequest | null;
+  /** The server that printed it, in a log that merges several servers'; null otherwise. */
+  readonly server: string | null;
 }
 
 /** One stored request: scalars and references only; its cells are in the arena. */
@@ -71,8 +73,9 @@ function rarePartsOf(request: AnalyzedRequest, asides: Map<number, Cell> | null)
   const plainIdentity =
     identity === null || (Object.keys(identity).length === 1 && identity['request_id'] === request.requestId);
   const extra = request.timing === null || Object.keys(request.timing.extra).length === 0 ? null : request.timing.extra;
-  if (plainIdentity && extra === null && asides === null) return null;
-  return { timingIdentity: plainIdentity ? null : identity, timingExtra: extra, asides, whole: null };
+  const server = request.server ?? null;
+  if (plainIdentity && extra === null && asides === null && server === null) return null;
+  return { timingIdentity: plainIdentity ? null : identity, timingExtra: extra, asides, whole: null, server };
 }
 
 export interface RequestStoreOptions {
@@ -111,7 +114,7 @@ export class RequestStore implements RequestList {
     if (request.legacyDict === true || request.stageTableUnreadRows !== undefined) {
       const flags = (request.cold ? COLD : 0) | (request.complete ? COMPLETE : 0);
       const kept = this.keepOverall ? request : { ...request, overallSummary: null };
-      const rare: RareParts = { timingIdentity: null, timingExtra: null, asides: null, whole: kept };
+      const rare: RareParts = { timingIdentity: null, timingExtra: null, asides: null, whole: kept, server: null };
       this.entries.push(
         new PackedRequest(
           request.requestId,
@@ -149,7 +152,7 @@ export class RequestStore implements RequestList {
       request.boot * FLAG_SPAN + flags + (!fromTiming && tableHasNativeStats(request.stages) ? NATIVE_STATS : 0);
     if (layout.slotCount > ChunkedInt32.MAX_RUN) {
       const kept = overall === request.overallSummary ? request : { ...request, overallSummary: overall };
-      const rare: RareParts = { timingIdentity: null, timingExtra: null, asides: null, whole: kept };
+      const rare: RareParts = { timingIdentity: null, timingExtra: null, asides: null, whole: kept, server: null };
       this.entries.push(
         new PackedRequest(request.requestId, null, 0, request.line, bootFlags, request.timestamp, 0, null, rare),
       );
@@ -245,6 +248,7 @@ export class RequestStore implements RequestList {
         : (entry.bootFlags & REPEAT_AGAIN) !== 0
           ? { repeat: 'again' as const }
           : {}),
+      ...(entry.rare === null || entry.rare.server === null ? {} : { server: entry.rare.server }),
     };
   }
 

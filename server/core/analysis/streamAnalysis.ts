@@ -14,6 +14,7 @@ import { RequestAssembler } from './requestAssembler';
 import { RequestStore } from './requestStore';
 import { StageSummaryBuilder } from './stageSummary';
 import { EndToEndBuilder } from './endToEnd';
+import { ServerSummaries, type ServerSummary } from './serverSummaries';
 import { isStatsTableAtDebug, TablesMissingCounter } from './tablesMissing';
 import { legacyStatsFinding, legacyStatsNote } from './legacyStats';
 import { engineStatsOnlyFinding } from './engineStatsOnly';
@@ -56,6 +57,8 @@ export interface AnalysisSnapshot {
   readonly findings: readonly Finding[];
   /** End to end over the requests the stage summaries are over. */
   readonly endToEnd: EndToEndSummary | null;
+  /** A log that merges several servers': per server, over the same requests; null for a log of one server. */
+  readonly servers: readonly ServerSummary[] | null;
   /** Requests with only [OmniTiming] lines; null when every request has its stats tables. */
   readonly tablesMissing: TablesMissing | null;
   readonly problems: readonly ParseProblem[];
@@ -182,6 +185,7 @@ export class StreamAnalysis {
   private readonly findingsBuilder: FindingsBuilder;
   private readonly stageOutputs = new StageOutputEvidence();
   private readonly endToEnd = new EndToEndBuilder();
+  private readonly servers = new ServerSummaries();
   private readonly tablesMissing = new TablesMissingCounter();
   private readonly store: RequestStore;
   private readonly problemList: ParseProblem[] = [];
@@ -571,6 +575,7 @@ export class StreamAnalysis {
       edges: this.edgeSummaries.edges(),
       findings: this.findingsOf(stages, this.selectedEngineLines()),
       endToEnd: this.endToEnd.summary(),
+      servers: this.servers.summary(),
       tablesMissing: this.tablesMissing.notice(this.debugLineRead, this.overallTableCount, this.statsTableAtDebugRead),
       problems: this.problemList,
       overallSummaries: this.overall?.summary() ?? null,
@@ -754,6 +759,7 @@ export class StreamAnalysis {
         this.summaries.add(request);
         if (this.summarizeEdges) this.edgeSummaries.add(request);
         this.endToEnd.add(request);
+        this.servers.add(request);
         this.tablesMissing.add(request);
       }
       // It leaves cold starts out as the summaries do (excludeCold), as the editor's scoped views do.

@@ -152,6 +152,11 @@ export interface AnalyzedRequest {
    * lines read twice. `first` on the id's first repeat. It still counts as a request of its own.
    */
   readonly repeat?: RequestRepeat;
+  /**
+   * In a log that merges several servers' (kubectl --prefix, docker compose, stern), the server
+   * that printed it: its lines' tag (LogHeader.source). Absent in a log of one server.
+   */
+  readonly server?: string;
 }
 
 /** A request that repeats an earlier one's record: the first repeat of its id, or a later one. */

@@ -87,6 +87,8 @@ export interface OmniTimingJson {
 
 export interface RequestJson {
   readonly requestId: string;
+  /** The server that printed it, in a log that merges several servers' (its lines' tag); absent otherwise. */
+  readonly server?: string;
   readonly boot: number;
   readonly cold: boolean;
   readonly line: number;
@@ -189,6 +191,12 @@ export interface AnalysisJson {
   }[];
   /** `line` counts through the files when several were read as one log; `file` and `fileLine` then place it (absent for one input). */
   readonly problems: { line: number; message: string; file?: string; fileLine?: number }[];
+  /** A log that merges several servers' (kubectl --prefix, docker compose, stern): per server, its requests and their end to end (ms); absent for a log of one server. */
+  readonly servers?: readonly {
+    readonly server: string;
+    readonly requests: number;
+    readonly e2eMs: Distribution | null;
+  }[];
   /** Several files read as one log (oldest first): where each file's lines are in the line numbers given (`line` of requests and problems); absent for one input. */
   readonly inputFiles?: readonly FileLines[];
   readonly boots: number;
@@ -340,6 +348,7 @@ export function requestJson(r: AnalyzedRequest): RequestJson {
   for (const t of r.transfers) transfers[t.edge] = transferJson(t);
   return {
     requestId: r.requestId,
+    ...(r.server === undefined ? {} : { server: r.server }),
     boot: r.boot,
     cold: r.cold,
     line: r.line,
@@ -481,6 +490,15 @@ export function analysisJsonRest(
     legacyRequests: snapshot.legacyRequests,
     runSummaries: snapshot.runSummaries === null ? null : runSummariesJson(snapshot.runSummaries),
     stageRoles,
+    ...(snapshot.servers === null
+      ? {}
+      : {
+          servers: snapshot.servers.map((s) => ({
+            server: s.server,
+            requests: s.requests,
+            e2eMs: s.e2eMs === null ? null : distributionJson(s.e2eMs),
+          })),
+        }),
   };
 }
 

@@ -19,6 +19,7 @@ import { MemberName, type JsonBytes } from './jsonBytes';
 import { KeptRuns, MemberRun, type RunValue } from './memberRun';
 
 const REQUEST_ID = new MemberName('requestId');
+const SERVER = new MemberName('server');
 const BOOT = new MemberName('boot');
 const COLD = new MemberName('cold');
 const LINE = new MemberName('line');
@@ -135,6 +136,7 @@ function runsOf(w: JsonBytes): RequestRuns {
 export function writeRequestJson(w: JsonBytes, r: AnalyzedRequest): void {
   w.openObject();
   w.stringMember(REQUEST_ID, r.requestId);
+  if (r.server !== undefined) w.stringMember(SERVER, r.server);
   w.numberMember(BOOT, r.boot);
   w.booleanMember(COLD, r.cold);
   w.numberMember(LINE, r.line);

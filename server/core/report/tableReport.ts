@@ -20,6 +20,7 @@ import { edgeLabel } from '../edgeLabel';
 import { pushAll } from '../arrays';
 import { NO_NUMBER_WORD, noNumberState } from '../values';
 import { fewValuesLines, type CountedRow } from './fewValues';
+import { serverLines } from './serverTable';
 import { overallSummaryOnlyMessage } from '../analysis/overallSummaries';
 import { overallSummaryLines } from './overallSummaryTable';
 import { runSummaryLines } from './runSummaryTable';
@@ -249,6 +250,8 @@ export function tableReport(snapshot: AnalysisSnapshot, options: TableReportOpti
       out.push('', ...endToEnd);
       counted.push({ label: 'end to end', columns: [{ column: '', count: snapshot.endToEnd?.ms.count ?? 0 }] });
     }
+    const perServer = serverLines(snapshot.servers);
+    if (perServer.length > 0) out.push('', ...perServer);
     const few = fewValuesLines(counted);
     if (few.length > 0) out.push('', ...few);
     if (snapshot.stages.some((s) => (s.addedTimeToFirstOutputMs?.p50 ?? 0) < 0)) {
