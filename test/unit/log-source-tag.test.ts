@@ -185,3 +185,32 @@ test("a server's start in a merged log ends its own calls only, and its own firs
   const firstOfB = ids.filter((id) => id.startsWith('speechB-'));
   assert.deepEqual(cold.sort(), [ids.find((id) => id.startsWith('speech-')), firstOfB[0], firstOfB[2]].sort());
 });
+
+test("a merged log's periodic Engine lines are a series per server and engine, each its own log's", () => {
+  const sample = readFileSync(join(FIXTURES, '..', '..', 'samples', 'qwen3-tts-first-audio-cold-start.log'), 'utf8');
+  const lines = sample.split('\n').filter((l) => l !== '');
+  // The second server runs twice as many requests at every line: its series cannot be the first's.
+  const busier = (l: string): string =>
+    l.replace(/Running: (\d+) reqs/, (_m, n: string) => `Running: ${Number(n) * 2} reqs`);
+  const out: string[] = [];
+  for (const l of lines) out.push(`[pod/vllm-a-0/vllm] ${l}`, `[pod/vllm-b-0/vllm] ${busier(l)}`);
+  const merged = analysedStream(utf8(`${out.join('\n')}\n`)).snapshot().engineSeries;
+  const alone = analysedStream(utf8(`${lines.join('\n')}\n`)).snapshot().engineSeries;
+  const busy = analysedStream(utf8(`${lines.map(busier).join('\n')}\n`)).snapshot().engineSeries;
+  assert.ok(alone.length > 0);
+  assert.equal(merged.length, 2 * alone.length);
+  for (const [server, own] of [
+    ['pod/vllm-a-0/vllm', alone],
+    ['pod/vllm-b-0/vllm', busy],
+  ] as const) {
+    for (const e of own) {
+      const m = merged.find((s) => s.server === server && s.engine === e.engine);
+      assert.deepEqual(
+        { running: m?.running, kv: m?.kvCacheUsagePerc, times: m?.times, stage: m?.stage },
+        { running: e.running, kv: e.kvCacheUsagePerc, times: e.times, stage: e.stage },
+        `${server} engine ${e.engine}`,
+      );
+    }
+  }
+  assert.ok(alone.every((e) => e.server === null));
+});

@@ -10,6 +10,7 @@ import type { EngineSeries } from '../../server/core/analysis/engineSeries';
 function engine(times: number[], kv: number[], boots: number[] = times.map(() => 1)): EngineSeries {
   return {
     engine: '000',
+    server: null,
     stagePrefix: null,
     stage: null,
     replica: null,

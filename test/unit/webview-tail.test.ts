@@ -40,6 +40,7 @@ import {
   xOfTime,
 } from '../../webview/latencyPanel/overTime/overTimeLayout';
 import {
+  gaugeName,
   gaugeScopeText,
   metricChoices,
   overTimeEmptyText,
@@ -990,4 +991,23 @@ describe('over time and each request: one time axis', () => {
     assert.deepEqual(durationAxis(300_000).ticks, [0, 120_000, 240_000, 360_000]);
     assert.deepEqual(labels(12.3), ['0 ms', '5 ms', '10 ms', '15 ms']);
   });
+});
+
+test('a gauge is named by its stage, replica and source, and in a merged log by its server', () => {
+  const gauge = {
+    stage: '0',
+    replica: '0',
+    source: 'log' as const,
+    engine: 'Engine 000',
+    mapping: 'inferred' as const,
+    running: [],
+    waiting: [],
+    kvCacheUsagePerc: [],
+  };
+  assert.equal(gaugeName(gauge, { '0': 'talker' }), 'stage 0 · talker replica 0 (log)');
+  assert.equal(
+    gaugeName({ ...gauge, server: 'pod/vllm-omni-1/vllm' }, { '0': 'talker' }),
+    'pod/vllm-omni-1/vllm: stage 0 · talker replica 0 (log)',
+  );
+  assert.equal(gaugeName({ ...gauge, stage: null, replica: null }, {}), 'Engine 000 (log)');
 });

@@ -13,6 +13,8 @@ const MAX_POINTS = 100_000;
 export interface EngineSeries {
   /** `000` as printed. */
   readonly engine: string;
+  /** In a log that merges several servers', the server that printed the lines (LogHeader.source): each has its own engines. Null otherwise. */
+  readonly server: string | null;
   /** N of a `[Stage-N]` prefix on its lines, or null. */
   readonly stagePrefix: number | null;
   readonly stage: number | null;
@@ -44,6 +46,7 @@ class EngineAccumulator {
   constructor(
     readonly engine: string,
     readonly stagePrefix: number | null,
+    readonly server: string | null,
   ) {}
 
   add(timeMs: number, boot: number, values: Readonly<Record<string, number>>): void {
@@ -74,11 +77,12 @@ export class EngineSeriesBuilder {
 
   add(record: EngineStatsRecord, timeMs: number, boot: number): void {
     const stagePrefix = record.header?.stagePrefix ?? null;
-    const key = `${stagePrefix ?? ''}/${record.engine}`;
+    const server = record.header?.source ?? null;
+    const key = `${server === null ? '' : `${server}/`}${stagePrefix ?? ''}/${record.engine}`;
     let acc = this.engines.get(key);
     if (acc === undefined) {
       if (this.engines.size >= 1024) return;
-      this.engines.set(key, (acc = new EngineAccumulator(record.engine, stagePrefix)));
+      this.engines.set(key, (acc = new EngineAccumulator(record.engine, stagePrefix, server)));
     }
     acc.add(timeMs, boot, record.values);
   }
@@ -114,6 +118,7 @@ export class EngineSeriesBuilder {
       }
       return {
         engine: e.engine,
+        server: e.server,
         stagePrefix: e.stagePrefix,
         stage,
         replica,

@@ -124,6 +124,7 @@ export function gaugesOfEngines(series: readonly EngineSeries[]): GaugeSamples[]
     replica: e.replica === null ? null : String(e.replica),
     source: 'log',
     engine: e.engine,
+    ...(e.server === null ? {} : { server: e.server }),
     mapping: e.mapping,
     times: e.times,
     boots: e.boots,

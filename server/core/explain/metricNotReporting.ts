@@ -404,10 +404,11 @@ export function metricNotReportingInEngineLines(
       if (e.kvCacheUsagePerc[i] === 0) zero++;
     }
     if (loaded === 0 || zero < loaded) continue;
+    const engine = e.server === null ? `Engine ${e.engine}` : `${e.server}'s Engine ${e.engine}`;
     const where =
       e.stage === null
-        ? `Engine ${e.engine}`
-        : `Engine ${e.engine} (stage ${e.stage} replica ${e.replica ?? '?'}${e.mapping === 'inferred' ? ', inferred from the engine index' : ''})`;
+        ? engine
+        : `${engine} (stage ${e.stage} replica ${e.replica ?? '?'}${e.mapping === 'inferred' ? ', inferred from the engine index' : ''})`;
     out.push(
       finding(
         e.stage,

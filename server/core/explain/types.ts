@@ -279,6 +279,8 @@ export interface GaugeSeries {
   readonly source: 'log' | 'metrics' | 'prometheus';
   /** `Engine 000` for log lines. */
   readonly engine: string | null;
+  /** In a log that merges several servers', the server whose engine it is (its lines' tag); absent otherwise. */
+  readonly server?: string;
   /** How the stage and replica were found: the `[Stage-N]` prefix, inferred from the flat engine index, or the series' labels. */
   readonly mapping: 'stagePrefix' | 'inferred' | 'labels' | null;
   readonly running: readonly (number | null)[];
@@ -293,6 +295,7 @@ export interface GaugeSamples {
   readonly replica: string | null;
   readonly source: GaugeSeries['source'];
   readonly engine: string | null;
+  readonly server?: string;
   readonly mapping: GaugeSeries['mapping'];
   readonly times: ArrayLike<number>;
   /** The server boot of each sample (absent: not known, left out when a boot is picked). */

@@ -6,6 +6,7 @@
 import type { GaugeSeries, OverTimeResult, OverTimeSeries } from '../../../server/protocol';
 import { MIN_RATE_SPAN_MS } from '../../../server/shared';
 import { formatLogClock } from '../../shared/format';
+import { stageLabel } from '../../shared/labels';
 
 /** Instead of the charts and their controls: null when there is something to draw. */
 export function overTimeEmptyText(series: OverTimeSeries | null, excludeCold: boolean, boot?: number): string | null {
@@ -88,4 +89,14 @@ export function gaugeScopeText(result: OverTimeResult): string | null {
   else if (to !== null) parts.push(`until ${to}`);
   const coldNote = cold ? ", cold left out or not (they are the engines' load, not a request's)" : '';
   return `Running, waiting and KV cache usage: ${parts.join(' ')} only${coldNote}.`;
+}
+
+/**
+ * `stage 0 · talker replica 0 (log)`: a session can hold the same gauge from the log and from
+ * /metrics; in a log that merges several servers', each server's engines apart (`pod/vllm-0/vllm: …`).
+ */
+export function gaugeName(g: GaugeSeries, names: Readonly<Record<string, string>>): string {
+  const stage = g.stage === null ? (g.engine ?? 'engine') : stageLabel(g.stage, names);
+  const name = `${g.replica === null ? stage : `${stage} replica ${g.replica}`} (${GAUGE_SOURCE_TAG[g.source]})`;
+  return g.server === undefined ? name : `${g.server}: ${name}`;
 }

@@ -20,7 +20,6 @@ import { durationAxis, LABEL_EDGE_PX, placeTickLabels, timeTickStep, timeTicks }
 import { fitCanvas, observeSize, strokeGappedLine } from '../../shared/canvas';
 import { h, setChildren, setText } from '../../shared/dom';
 import { formatDurationMs, timeTickText } from '../../shared/format';
-import { stageLabel } from '../../shared/labels';
 import { targetText } from '../../shared/tailModel';
 import { readPalette } from '../../shared/theme';
 import { scopeText } from '../../shared/scopeText';
@@ -37,7 +36,7 @@ import {
   xOfTime,
 } from './overTimeLayout';
 import {
-  GAUGE_SOURCE_TAG,
+  gaugeName,
   GAUGE_SOURCE_TEXT,
   gaugeScopeText,
   gaugeSourcesNote,
@@ -67,12 +66,6 @@ interface LegendItem {
 interface TimeSpan {
   readonly t0: number;
   readonly t1: number;
-}
-
-/** `stage 0 · talker replica 0 (log)`: a session can hold the same gauge from the log and from /metrics. */
-function gaugeName(g: GaugeSeries, names: Readonly<Record<string, string>>): string {
-  const stage = g.stage === null ? (g.engine ?? 'engine') : stageLabel(g.stage, names);
-  return `${g.replica === null ? stage : `${stage} replica ${g.replica}`} (${GAUGE_SOURCE_TAG[g.source]})`;
 }
 
 /** Gauges whose KV usage a metric-not-reporting finding names: not plotted. */
