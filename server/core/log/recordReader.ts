@@ -420,18 +420,8 @@ export class RecordReader implements LineSink, RecordSink {
     const last = recent[this.nextHeader === 0 ? recent.length - 1 : this.nextHeader - 1];
     // Reuse the strings of the last header where they are equal (no hashing, no copy).
     const lh = last?.header;
-    const process =
-      p.process === null
-        ? null
-        : last !== undefined && last.process === p.process
-          ? last.process
-          : names.get(p.process);
-    const source =
-      p.sourceTag === null
-        ? null
-        : last !== undefined && last.source === p.sourceTag
-          ? last.source
-          : names.get(p.sourceTag);
+    const process = keptName(names, last?.process, p.process);
+    const source = keptName(names, last?.source, p.sourceTag);
     // In a merged log two servers print the same process prefix: the header's process names the server too.
     const serverProcess =
       source === null
@@ -459,6 +449,11 @@ export class RecordReader implements LineSink, RecordSink {
     this.nextHeader = (this.nextHeader + 1) % RECENT_HEADERS;
     return info;
   }
+}
+
+/** `text` as the last header had it where equal (no hashing, no copy), else interned; null stays null. */
+function keptName(names: Interner, before: string | null | undefined, text: string | null): string | null {
+  return text === null ? null : before === text ? before : names.get(text);
 }
 
 /** `text` is `key` (a record's prefix) cut short: a proper start of it. */
