@@ -41,5 +41,7 @@ test("each server's requests and end to end; a server without end-to-end times h
   assert.match(lines[0] ?? '', /^End to end per server, ms \(this log merges 3 servers' lines/);
   assert.match(lines.at(-1) ?? '', /^pod\/vllm-omni-2\/vllm +1 +0 +- +- +- +-$/);
   assert.deepEqual(serverLines(null), []);
+  // One server, tagged: the whole is its own.
+  assert.deepEqual(serverLines(summary?.slice(0, 1) ?? null), []);
   assert.equal(new ServerSummaries().summary(), null);
 });

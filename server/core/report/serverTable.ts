@@ -4,8 +4,9 @@
 import type { ServerSummary } from '../analysis/serverSummaries';
 import { formatMs, textTable } from '../textTable';
 
+/** None for a log of one server, tagged or not (the whole is that server's). */
 export function serverLines(servers: readonly ServerSummary[] | null): string[] {
-  if (servers === null) return [];
+  if (servers === null || servers.length < 2) return [];
   const rows = servers.map((s) => {
     const d = s.e2eMs;
     return d === null
@@ -21,7 +22,7 @@ export function serverLines(servers: readonly ServerSummary[] | null): string[] 
         ];
   });
   return [
-    `End to end per server, ms (this log merges ${servers.length === 1 ? "one server's" : `${servers.length} servers'`} lines, told apart by their tags; n: requests with an end-to-end time)`,
+    `End to end per server, ms (this log merges ${servers.length} servers' lines, told apart by their tags; n: requests with an end-to-end time)`,
     ...textTable(['server', 'requests', 'n', 'p50', 'p90', 'p99', 'max'], rows),
   ];
 }
