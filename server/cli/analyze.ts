@@ -62,9 +62,11 @@ stdin ('-'), and prints the per-stage phase split (queued = input wait + ready q
 prefill, decode, TTFT) with p50/p90/p99 and the findings. A gzip-compressed input (a
 rotated server.log.1.gz, told by its first bytes) is read as the text inside it, streaming.
 Several files (a log and its rotations: stage-lens analyze server.log*) are read as one log,
-oldest first by their rotation number or date, each .gz decompressed on its own. A log kept
-as JSON lines (Docker's <id>-json.log, journalctl -o json, Loki, a JSON log formatter) is
-read as the lines it wraps.
+oldest first by their rotation number or date, each .gz decompressed on its own; line numbers
+count through them, and the report places them back in their files. A log kept as JSON lines
+(Docker's <id>-json.log, journalctl -o json, Loki, a JSON log formatter) is read as the lines
+it wraps. A log that merges several servers' (kubectl logs --prefix, docker compose logs,
+stern) is read per server, by each line's tag, with each server's end to end beside the whole.
 
 Options:
   --format table|json|csv|trace
