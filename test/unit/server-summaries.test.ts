@@ -2,12 +2,18 @@
 // own end-to-end times, a server whose requests printed none shown without numbers (not 0 ms).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ServerSummaries } from '../../server/core/analysis/serverSummaries';
+import {
+  ServerSummaries,
+  SLOW_SERVER_MIN_REQUESTS,
+  slowServerFinding,
+} from '../../server/core/analysis/serverSummaries';
 import { serverLines } from '../../server/core/report/serverTable';
 import { endToEndOf } from '../../server/core/analysis/endToEnd';
-import type { AnalyzedRequest } from '../../server/core/analysis/types';
-import { analysedStream } from './support/analysedLog';
+import type { AnalyzedRequest, Finding } from '../../server/core/analysis/types';
+import { durationText } from '../../server/core/numberText';
+import { analysedLog, analysedStream } from './support/analysedLog';
 import { FIXTURES } from './support/logHelpers';
 
 test("each server's requests and end to end; a server without end-to-end times has no numbers", () => {
@@ -44,4 +50,53 @@ test("each server's requests and end to end; a server without end-to-end times h
   // One server, tagged: the whole is its own.
   assert.deepEqual(serverLines(summary?.slice(0, 1) ?? null), []);
   assert.equal(new ServerSummaries().summary(), null);
+});
+
+/** The sample log's lines, its e2e_total_ms cells times `factor` (as the server formats them), its ids renamed by `id`. */
+function sampleLines(factor: number, id: string): string[] {
+  const text = readFileSync(join(FIXTURES, '..', '..', 'samples', 'qwen3-tts-first-audio-cold-start.log'), 'utf8');
+  return text
+    .split('\n')
+    .filter((l) => l !== '')
+    .map((l) =>
+      l
+        .replaceAll('speech-', id)
+        .replace(/(\| e2e_total_ms +\| )([\d,]+\.\d{3})( \|)/, (_m, before: string, value: string, after: string) => {
+          const scaled = Number(value.replaceAll(',', '')) * factor;
+          return `${before}${scaled.toLocaleString('en-US', { minimumFractionDigits: 3, maximumFractionDigits: 3 })}${after}`;
+        }),
+    );
+}
+
+function mergedFindings(slowFactor: number): Finding[] {
+  const a = sampleLines(1, 'speech-');
+  const b = sampleLines(slowFactor, 'speechB-');
+  const out: string[] = [];
+  for (let i = 0; i < a.length; i++) out.push(`omni-vllm-1  | ${a[i] as string}`, `omni-vllm-2  | ${b[i] as string}`);
+  return analysedLog(Buffer.from(`${out.join('\n')}\n`)).findings.filter((f) => f.code === 'slow-server');
+}
+
+test('slow-server: a server whose median end to end is 1.5x the others or more is named, with both figures', () => {
+  const [finding, ...more] = mergedFindings(3);
+  assert.equal(more.length, 0);
+  assert.equal(finding?.severity, 'warning');
+  const alone = analysedLog(Buffer.from(`${sampleLines(1, 'speech-').join('\n')}\n`)).endToEnd?.ms;
+  assert.ok(alone !== undefined && alone.count >= SLOW_SERVER_MIN_REQUESTS);
+  assert.match(
+    finding?.message ?? '',
+    new RegExp(
+      `^Of the 2 servers this log merges, omni-vllm-2 takes 1\\.5x the others' median end to end or more: omni-vllm-2 p50 ${durationText(3 * alone.p50).replace('.', '\\.')}, .* \\(25 requests\\), against omni-vllm-1 p50 ${durationText(alone.p50).replace('.', '\\.')}, `,
+    ),
+  );
+  // Alike servers, or a little slower: nothing to say.
+  assert.deepEqual(mergedFindings(1), []);
+  assert.deepEqual(mergedFindings(1.4), []);
+  // Too few requests on a server to tell.
+  assert.equal(
+    slowServerFinding([
+      { server: 'a', requests: 19, e2eMs: { count: 19, mean: 1, p50: 1, p90: 1, p99: 1, max: 1 } },
+      { server: 'b', requests: 30, e2eMs: { count: 30, mean: 9, p50: 9, p90: 9, p99: 9, max: 9 } },
+    ]),
+    null,
+  );
 });

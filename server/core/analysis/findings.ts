@@ -497,6 +497,7 @@ export class FindingsBuilder {
       case 'legacy-stats-format':
       case 'engine-stats-only':
       case 'boots-differ-in-pipeline':
+      case 'slow-server':
         return '';
     }
   }

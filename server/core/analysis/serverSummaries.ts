@@ -3,7 +3,9 @@
 // each request's own (endToEndOf), so that a slow pod shows beside the others.
 import { endToEndOf } from './endToEnd';
 import { SampleSet } from './sampleSet';
-import type { AnalyzedRequest, Distribution } from './types';
+import type { AnalyzedRequest, Distribution, Finding } from './types';
+import { andList } from '../andList';
+import { countOf, durationText } from '../numberText';
 
 export interface ServerSummary {
   /** The server's tag: `pod/vllm-omni-0/vllm`, a compose container's name, `<pod>/<container>` (stern). */
@@ -39,4 +41,50 @@ export class ServerSummaries {
       .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
       .map(([server, { requests, e2e }]) => ({ server, requests, e2eMs: e2e.distribution() }));
   }
+}
+
+/** A server is compared with the others from this many end-to-end times each: fewer say little. */
+export const SLOW_SERVER_MIN_REQUESTS = 20;
+/** Slower: a median end to end at least this many times the others' (the median of their medians). */
+const SLOW_SERVER_RATIO = 1.5;
+
+/**
+ * The `slow-server` warning: in a log that merges several servers', the servers whose median end
+ * to end is well above the others', each request's own time (no cross-server subtraction); null
+ * when none is, or fewer than two servers have enough requests to tell.
+ */
+export function slowServerFinding(servers: readonly ServerSummary[] | null): Finding | null {
+  const judged = (servers ?? []).filter(
+    (s): s is ServerSummary & { e2eMs: Distribution } => s.e2eMs !== null && s.e2eMs.count >= SLOW_SERVER_MIN_REQUESTS,
+  );
+  if (judged.length < 2) return null;
+  const slow = judged.filter((s) => {
+    const others = judged.filter((o) => o !== s).map((o) => o.e2eMs.p50);
+    return s.e2eMs.p50 >= SLOW_SERVER_RATIO * median(others);
+  });
+  if (slow.length === 0 || slow.length === judged.length) return null;
+  const rest = judged.filter((s) => !slow.includes(s));
+  const figures = (s: ServerSummary & { e2eMs: Distribution }): string =>
+    `${s.server} p50 ${durationText(s.e2eMs.p50)}, p90 ${durationText(s.e2eMs.p90)} (${countOf(s.e2eMs.count, 'request')})`;
+  return {
+    code: 'slow-server',
+    severity: 'warning',
+    stageId: null,
+    // About servers, not some requests: each server's count is in the words.
+    requestIds: [],
+    requestCount: 0,
+    message:
+      `Of the ${judged.length} servers this log merges, ${andList(slow.map((s) => s.server))} ${slow.length === 1 ? 'takes' : 'take'} ` +
+      `${SLOW_SERVER_RATIO}x the others' median end to end or more: ${slow.map(figures).join('; ')}, against ${rest.map(figures).join('; ')}. ` +
+      "Each figure is over that server's own requests. The per-stage rows pool the servers, so they hide this: read the slow server's log alone " +
+      "(its lines' tag), its Engine lines' load in Over Time, its GPU and its deploy config; a load balancer that sends it longer requests makes it look slow too.",
+  };
+}
+
+function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 === 1
+    ? (sorted[mid] as number)
+    : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
 }

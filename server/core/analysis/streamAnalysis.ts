@@ -14,7 +14,7 @@ import { RequestAssembler } from './requestAssembler';
 import { RequestStore } from './requestStore';
 import { StageSummaryBuilder } from './stageSummary';
 import { EndToEndBuilder } from './endToEnd';
-import { ServerSummaries, type ServerSummary } from './serverSummaries';
+import { ServerSummaries, slowServerFinding, type ServerSummary } from './serverSummaries';
 import { isStatsTableAtDebug, TablesMissingCounter } from './tablesMissing';
 import { legacyStatsFinding, legacyStatsNote } from './legacyStats';
 import { engineStatsOnlyFinding } from './engineStatsOnly';
@@ -396,6 +396,7 @@ export class StreamAnalysis {
       edges: this.edgeSummaries.edges(),
       findings: [
         ...this.bootFindings(),
+        ...this.serverFindings(),
         ...this.findingsBuilder.findings(stages, maxRequestIds, this.stageRoles()),
         ...this.legacyFindings(),
         ...this.engineFindings(this.selectedEngineLines()),
@@ -470,6 +471,12 @@ export class StreamAnalysis {
     return [...this.findingsBuilder.inputFindings(within), ...this.engineFindings(lines)];
   }
 
+  /** A merged log's slow-server warning, over each server's own requests. */
+  private serverFindings(): Finding[] {
+    const f = slowServerFinding(this.servers.summary());
+    return f === null ? [] : [f];
+  }
+
   private bootFindings(): Finding[] {
     const f = bootsDifferFinding(this.bootPipelines.pipelines());
     return f === null ? [] : [f];
@@ -534,6 +541,7 @@ export class StreamAnalysis {
   private findingsOf(stages: readonly StageSummary[], lines: EngineLineScope): Finding[] {
     return [
       ...this.bootFindings(),
+      ...this.serverFindings(),
       ...this.findingsBuilder.findings(stages, undefined, this.stageRoles()),
       ...this.engineFindings(lines),
       ...this.legacyFindings(),

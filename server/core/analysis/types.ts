@@ -392,7 +392,8 @@ export type FindingCode =
   | 'legacy-stats-format'
   | 'engine-stats-only'
   | 'repeated-request-ids'
-  | 'boots-differ-in-pipeline';
+  | 'boots-differ-in-pipeline'
+  | 'slow-server';
 
 export interface Finding {
   readonly code: FindingCode;
