@@ -1,5 +1,6 @@
 // What other programs put before each line of a server's log: syslog's prefix when the log is read
-// with `journalctl -u vllm > server.log` (`short`, `short-precise`, `short-iso`), and the kubelet's
+// with `journalctl -u vllm > server.log` (`short`, `short-precise`, `short-iso`; moreutils' `ts`
+// writes its time alone), and the kubelet's
 // `<time> stdout F ` in a Kubernetes container's log file. The scanner reads vLLM's prefix after
 // it, so every record is the plain log's, and table rows take the raw-prefix fast path; text that
 // only looks like the start of one is not skipped.
@@ -23,6 +24,7 @@ test("journalctl's and the kubelet's prefixes are skipped to the vLLM prefix; ot
     ['short-precise', 'Dec 07 07:49:02.123456 gpu-host vllm[4001]: '],
     ['short-iso', '2026-12-07T07:49:02+0000 gpu-host vllm[4001]: '],
     ['an identifier without a pid', 'Aug 21 18:00:00 node-3.cluster.local python3: '],
+    ["moreutils' ts: the time alone", 'Dec 07 07:49:02 '],
     ['the kubelet (containerd, CRI-O)', '2026-12-07T07:49:02.123456789Z stdout F '],
     ['the kubelet, stderr, a line the runtime split', '2026-12-07T07:49:02.123456789+08:00 stderr P '],
   ];
@@ -34,20 +36,24 @@ test("journalctl's and the kubelet's prefixes are skipped to the vLLM prefix; ot
   for (const line of [
     HEAD,
     `INFO 08-21 18:00:00 [stats.py:12] x`,
-    `Dec 07 07:49:02 ${HEAD}`,
-    `Dec 07 07:49:02 gpu-host ${HEAD}`,
     `Dex 07 07:49:02 gpu-host vllm[4001]: ${HEAD}`,
     `Dec 07 7:49:02 gpu-host vllm[4001]: ${HEAD}`,
-    `Dec 07 07:49:02 gpu-host vllm[]: ${HEAD}`,
-    `Dec 07 07:49:02 gpu-host vllm[4001]:${HEAD}`,
-    `Dec 07 07:49:02 gpu-host [4001]: ${HEAD}`,
     `Dec 07 07:49:02.: ${HEAD}`,
-    `Dec 07 07:49:02 ${'h'.repeat(MAX_JOURNAL_FIELD + 1)} vllm[4001]: ${HEAD}`,
-    `Dec 07 07:49:02 host ${'v'.repeat(1_000_000)}`,
+    `Dec 07 07:49:02${HEAD}`,
   ])
     assert.equal(journalPrefixEnd(line, 0), 0, line.slice(0, 80));
+  // A time, and no sender after it: the time alone is skipped (as `ts` writes it), the rest is the line.
+  const time = 'Dec 07 07:49:02 ';
+  for (const rest of [
+    `gpu-host vllm[]: ${HEAD}`,
+    `gpu-host vllm[4001]:${HEAD}`,
+    `gpu-host [4001]: ${HEAD}`,
+    `${'h'.repeat(MAX_JOURNAL_FIELD + 1)} vllm[4001]: ${HEAD}`,
+    `host ${'v'.repeat(1_000_000)}`,
+  ])
+    assert.equal(journalPrefixEnd(time + rest, 0), time.length, rest.slice(0, 80));
   assert.equal(
-    journalPrefixEnd(`Dec 07 07:49:02 ${'h'.repeat(MAX_JOURNAL_FIELD)} vllm[4001]: ${HEAD}`, 0),
+    journalPrefixEnd(`${time}${'h'.repeat(MAX_JOURNAL_FIELD)} vllm[4001]: ${HEAD}`, 0),
     MAX_JOURNAL_FIELD + 29,
   );
   for (const line of [`stdout F${HEAD}`, `stdout X ${HEAD}`, `stdin F ${HEAD}`, `stdout  F ${HEAD}`, 'stdout F'])
@@ -68,6 +74,7 @@ test('a log read through journalctl or kept by the kubelet gives the plain log i
   const want = records(parseChunks([plain]));
   for (const prefix of [
     'Oct 19 07:12:05 gpu-host vllm[5151]: ',
+    'Oct 19 07:12:05 ',
     '2026-10-19T07:12:05+0000 gpu-host vllm[5151]: ',
     '2026-10-19T07:12:05.123456789Z stdout F ',
   ]) {

@@ -1,20 +1,22 @@
 // A server run as a systemd service is read with `journalctl -u vllm > server.log`, which puts
 // syslog's prefix before each line: `Dec 07 07:49:02 gpu-host vllm[4001]: ` (the default
 // `short` format; `short-precise` adds microseconds, `short-iso` gives
-// `2026-12-07T07:49:02+0000`, read as a CI timestamp). The scanner skips it, as it skips a CI
-// runner's timestamp, so
+// `2026-12-07T07:49:02+0000`, read as a CI timestamp); moreutils' `ts` puts the time alone. The
+// scanner skips it, as it skips a CI runner's timestamp, so
 // that a table row's prefix is read by hand and its raw prefix compared (the search alone finds
 // vLLM's prefix after it too, at twice the cost of the whole read).
 import { MAX_JOURNAL_FIELD } from './prefixLimits';
 
 const MONTHS = 'JanFebMarAprMayJunJulAugSepOctNovDec';
 
-/** Where the line goes on after a journal prefix (`short`, `short-precise`) at `at`; `at` without one. */
+/**
+ * Where the line goes on after a journal prefix (`short`, `short-precise`) at `at`, or after the
+ * same time alone (moreutils' `ts`, `vllm serve … | ts > server.log`); `at` without either.
+ */
 export function journalPrefixEnd(line: string, at: number): number {
   const afterTime = timeEnd(line, at);
   if (afterTime === -1 || line.charCodeAt(afterTime) !== 32 /* space */) return at;
-  const end = journalSenderEnd(line, afterTime + 1);
-  return end === afterTime + 1 ? at : end;
+  return journalSenderEnd(line, afterTime + 1);
 }
 
 /**
