@@ -2,9 +2,9 @@
 // syslog's prefix before each line: `Dec 07 07:49:02 gpu-host vllm[4001]: ` (the default
 // `short` format; `short-precise` adds microseconds, `short-iso` gives
 // `2026-12-07T07:49:02+0000`, read as a CI timestamp); moreutils' `ts` puts the time alone. The
-// scanner skips it, as it skips a CI runner's timestamp, so
-// that a table row's prefix is read by hand and its raw prefix compared (the search alone finds
-// vLLM's prefix after it too, at twice the cost of the whole read).
+// scanner skips it, as it skips a CI runner's timestamp, so that a table row's prefix is read by
+// hand and its raw prefix compared (the search alone finds vLLM's prefix after it too, at twice
+// the cost of the whole read).
 import { MAX_JOURNAL_FIELD } from './prefixLimits';
 
 const MONTHS = 'JanFebMarAprMayJunJulAugSepOctNovDec';

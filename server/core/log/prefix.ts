@@ -336,7 +336,8 @@ export function stampEndOf(line: string, at = 0): number {
 /**
  * Where the line goes on after what another program put before vLLM's prefix at `at`: a CI
  * runner's timestamp, journalctl's `Dec 07 07:49:02 host vllm[4001]: ` (its short-iso time read
- * as such a timestamp), or the kubelet's `2026-12-07T07:49:02.123456789Z stdout F `; `at` without any.
+ * as such a timestamp; `ts`'s time alone), or the kubelet's `2026-12-07T07:49:02.123456789Z
+ * stdout F `; `at` without any.
  */
 export function outerPrefixEnd(line: string, at: number): number {
   const stamped = stampEndOf(line, at);
