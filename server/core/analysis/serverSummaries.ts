@@ -2,6 +2,7 @@
 // each request (AnalyzedRequest.server). Per server: how many requests, and their end-to-end time,
 // each request's own (endToEndOf), so that a slow pod shows beside the others.
 import { endToEndOf } from './endToEnd';
+import { percentileOfSorted } from './distribution';
 import { SampleSet } from './sampleSet';
 import type { AnalyzedRequest, Distribution, Finding } from './types';
 import { andList } from '../andList';
@@ -59,8 +60,11 @@ export function slowServerFinding(servers: readonly ServerSummary[] | null): Fin
   );
   if (judged.length < 2) return null;
   const slow = judged.filter((s) => {
-    const others = judged.filter((o) => o !== s).map((o) => o.e2eMs.p50);
-    return s.e2eMs.p50 >= SLOW_SERVER_RATIO * median(others);
+    const others = judged
+      .filter((o) => o !== s)
+      .map((o) => o.e2eMs.p50)
+      .sort((a, b) => a - b);
+    return s.e2eMs.p50 >= SLOW_SERVER_RATIO * percentileOfSorted(others, 50);
   });
   if (slow.length === 0 || slow.length === judged.length) return null;
   const rest = judged.filter((s) => !slow.includes(s));
@@ -79,12 +83,4 @@ export function slowServerFinding(servers: readonly ServerSummary[] | null): Fin
       "Each figure is over that server's own requests. The per-stage rows pool the servers, so they hide this: read the slow server's log alone " +
       "(its lines' tag), its Engine lines' load in Over Time, its GPU and its deploy config; a load balancer that sends it longer requests makes it look slow too.",
   };
-}
-
-function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 === 1
-    ? (sorted[mid] as number)
-    : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
 }
