@@ -10,7 +10,7 @@ import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { LogStreamParser } from '../core/log';
 import { StreamAnalysis, type AnalysisSnapshot } from '../core/analysis/streamAnalysis';
-import type { BootCounts } from '../core/analysis/types';
+import type { BootCounts, ServerCounts } from '../core/analysis/types';
 import { noStageStatsAdvice } from '../core/analysis/noStageStats';
 import type { Finding } from '../core/analysis/types';
 import { ExplainIndex } from '../core/explain/explainIndex';
@@ -75,6 +75,8 @@ export interface ExplainInput {
   readonly stages: AnalysisSnapshot['stages'];
   /** Read for one server boot (ExplainReadOptions.boot): the other boots' requests left out, and the boots the log has. */
   readonly bootCounts?: BootCounts | null;
+  /** Read for one server of a merged log (ExplainReadOptions.server): the other servers' requests left out, and the servers the log has. */
+  readonly serverCounts?: ServerCounts | null;
   /** 'gzip' when the file or stream was gzip data, read as the log inside it; null otherwise. */
   readonly compression: 'gzip' | null;
   /** Where the gzip data broke off (the report's input-gzip-damaged finding says it too); null when it did not. */
@@ -92,6 +94,8 @@ export interface ExplainInput {
 export interface ExplainReadOptions {
   /** Only the requests of this server boot: the index, the findings and the stage roles are over it alone. */
   readonly boot?: number;
+  /** Only the requests of this server of a log that merges several servers' (its lines' tag), as for `boot`. */
+  readonly server?: string;
 }
 
 /** One pass of a log (several streams for a session) into an analysis and its explain index. */
@@ -129,6 +133,7 @@ class LogExplainReader {
       summaryFields: new Set(),
       onRequest: (r) => this.index.add(r, this.capturedAt),
       ...(options.boot === undefined ? {} : { boot: options.boot }),
+      ...(options.server === undefined ? {} : { server: options.server }),
     });
   }
 
@@ -180,6 +185,7 @@ class LogExplainReader {
       ),
       stages: snapshot.stages,
       bootCounts: this.analysis.bootCounts(),
+      serverCounts: this.analysis.serverCounts(),
       compression: null,
       gzipDamage: null,
       windowOn: (spec) => this.analysis.windowOn(spec),

@@ -42,6 +42,7 @@ import { sentenceCase } from '../core/sentenceCase';
 import { emptyWindowProblem, windowJsonOf, windowNoteOf, windowOption } from './windowOption';
 import { scrapeSelectionProblem } from './scrapeSelection';
 import { bootNoteOf, bootOption, unknownBootProblem } from './bootOption';
+import { serverNoteOf, serverOption, unknownServerProblem } from './serverOption';
 import type { WindowSpec } from '../core/explain/timeWindow';
 import { readProgress, type ProgressLine } from './progress';
 import { maxOf, pushAll } from '../core/arrays';
@@ -83,6 +84,10 @@ Options:
   --boot <n>                only requests of server boot n (1: the log's first server start; 0:
                             requests before any), for a log whose boots served different
                             pipelines (finding boots-differ-in-pipeline)
+  --server <name>           only requests of one server of a log that merges several servers'
+                            (finding slow-server), named as the report lists it:
+                            pod/<pod>/<container> (kubectl logs --prefix), the container
+                            (docker compose logs), <pod>/<container> (stern)
   --deploy-config <yaml>    the deploy YAML the server ran with (base_config overlays resolved):
                             findings name what it sets that explains them (e.g. model_runner
                             v2 + async_chunk for a stage whose prefill covers its decode); the
@@ -96,9 +101,9 @@ Options:
 
 Exit status: 0 when the input was read (findings are data, not failures);
 2 for usage or I/O errors, an empty input (0 bytes; a gzip of nothing too), a window
-(--since/--until) no request finished in, a --boot the log does not have (the message lists its
-boots), a /metrics scrape given --since/--until or --boot (it has no requests to select:
-nothing is printed), or an input that is not a text log (zstd, xz or bzip2 data, binary data:
+(--since/--until) no request finished in, a --boot or --server the log does not have (the
+message lists its boots or servers), a /metrics scrape given --since/--until, --boot or --server
+(it has no requests to select: nothing is printed), or an input that is not a text log (zstd, xz or bzip2 data, binary data:
 nothing in it was read; the report says why, and how to read a compressed log). Gzip data that breaks off (a
 .gz cut short or damaged): the report covers the log before the break, and it and stderr say
 where it broke ("the gzip data ends after N MB of log: ..."); exit 0, or 2 when no request came
@@ -126,6 +131,7 @@ export async function runAnalyze(argv: string[]): Promise<number> {
       since: { type: 'string' },
       until: { type: 'string' },
       boot: { type: 'string' },
+      server: { type: 'string' },
     },
     HELP,
     (message) => {
@@ -147,6 +153,18 @@ export async function runAnalyze(argv: string[]): Promise<number> {
   const boot = bootOption(parsed.values.boot);
   if (typeof boot === 'string') {
     process.stderr.write(`stage-lens analyze: ${boot}\n`);
+    return 2;
+  }
+  const server = serverOption(parsed.values.server);
+  if (server !== null && server.problem !== null) {
+    process.stderr.write(terminalText(`stage-lens analyze: ${server.problem}\n`));
+    return 2;
+  }
+  const serverName = server?.name ?? null;
+  if (serverName !== null && parsed.values.follow === true) {
+    process.stderr.write(
+      'stage-lens analyze: --server selects from a whole log; --follow shows it as it grows (run analyze without --follow)\n',
+    );
     return 2;
   }
   if (boot !== null && parsed.values.follow === true) {
@@ -268,9 +286,10 @@ export async function runAnalyze(argv: string[]): Promise<number> {
         stageRoles: () => roles,
         ...(window === null ? {} : { window }),
         ...(boot === null ? {} : { boot }),
+        ...(serverName === null ? {} : { server: serverName }),
       });
-      if (kind === 'scrape' && (window !== null || boot !== null))
-        return scrapeSelectionStatus(sourceName, window, boot);
+      if (kind === 'scrape' && (window !== null || boot !== null || serverName !== null))
+        return scrapeSelectionStatus(sourceName, window, boot, serverName);
       const stageRoles = analysis.stageRoles();
       for (const chunk of traceChunks(analysis.requests, { source: sourceName, stageRoles })) await writeOut(chunk);
       if (kind === 'scrape')
@@ -283,14 +302,14 @@ export async function runAnalyze(argv: string[]): Promise<number> {
     const read = await analyzeStream(
       input,
       format,
-      { excludeCold, window, boot },
+      { excludeCold, window, boot, server: serverName },
       sourceName,
       roles,
       deployConfig,
       layout,
     );
-    if (read.kind === 'scrape' && (window !== null || boot !== null))
-      return scrapeSelectionStatus(sourceName, window, boot);
+    if (read.kind === 'scrape' && (window !== null || boot !== null || serverName !== null))
+      return scrapeSelectionStatus(sourceName, window, boot, serverName);
     return interruptedStatus(interrupts) ?? unreadableStatus(read, sourceName, joined);
   } catch (err) {
     process.stderr.write(
@@ -326,8 +345,17 @@ function scrapeRowsNote(source: string, format: 'csv' | 'trace'): string {
   return `${source} is a /metrics scrape: it has no per-request log, so ${what}; --format json or the table holds its histograms`;
 }
 
-function scrapeSelectionStatus(source: string, window: WindowSpec | null, boot: number | null): number {
-  const problem = scrapeSelectionProblem(source, 'analyze', { window: window !== null, boot: boot !== null });
+function scrapeSelectionStatus(
+  source: string,
+  window: WindowSpec | null,
+  boot: number | null,
+  server: string | null,
+): number {
+  const problem = scrapeSelectionProblem(source, 'analyze', {
+    window: window !== null,
+    boot: boot !== null,
+    server: server !== null,
+  });
   process.stderr.write(terminalText(`stage-lens analyze: ${problem ?? ''}\n`));
   return 2;
 }
@@ -363,6 +391,11 @@ function unreadableStatus(
   const bootProblem = unknownBootProblem(analysis.bootCounts());
   if (bootProblem !== null) {
     process.stderr.write(`stage-lens analyze: ${bootProblem}\n`);
+    return 2;
+  }
+  const serverProblem = unknownServerProblem(analysis.serverCounts());
+  if (serverProblem !== null) {
+    process.stderr.write(terminalText(`stage-lens analyze: ${serverProblem}\n`));
     return 2;
   }
   const windowProblem = windowProblemOf({ analysis, kind, unreadable });
@@ -445,7 +478,12 @@ interface AnalyzeRead {
 export async function analyzeStream(
   input: AnalyzeInput,
   format: Exclude<Format, 'trace'>,
-  scope: { readonly excludeCold: boolean; readonly window: WindowSpec | null; readonly boot: number | null },
+  scope: {
+    readonly excludeCold: boolean;
+    readonly window: WindowSpec | null;
+    readonly boot: number | null;
+    readonly server?: string | null;
+  },
   sourceName: string,
   roles: Readonly<Record<string, string>>,
   deployConfig: string | null = null,
@@ -456,10 +494,11 @@ export async function analyzeStream(
   const { excludeCold } = scope;
   // A scrape has no requests for these to select: nothing is printed (the caller says why, scrapeSelection.ts).
   const refusedOnScrape = (kind: AnalyzeRead['kind']): boolean =>
-    kind === 'scrape' && (scope.window !== null || scope.boot !== null);
+    kind === 'scrape' && (scope.window !== null || scope.boot !== null || (scope.server ?? null) !== null);
   const window = {
     ...(scope.window === null ? {} : { window: scope.window }),
     ...(scope.boot === null ? {} : { boot: scope.boot }),
+    ...((scope.server ?? null) === null ? {} : { server: scope.server as string }),
   };
   const stageRoles = (): Readonly<Record<string, string>> => roles;
   // A config whose stages are not the log's is said to be so once, for the whole report; its
@@ -484,6 +523,7 @@ export async function analyzeStream(
     const snapshot = withEvidence(whole, mismatch);
     const windowJson = windowJsonOf(analysis.windowCounts());
     const boots = analysis.bootCounts();
+    const servers = analysis.serverCounts();
     const judgedRoles = analysis.stageRoles();
     const fileLines = fileLinesOf(input);
     writer.end({
@@ -493,6 +533,16 @@ export async function analyzeStream(
       deployConfig: deployConfigJson(deployConfig, deployConfig === null ? 'none' : 'flag', mismatch),
       ...(windowJson === null ? {} : { window: windowJson }),
       ...(boots === null ? {} : { boot: { selected: boots.boot, requestsOutside: boots.outside, boots: boots.boots } }),
+      ...(servers === null
+        ? {}
+        : {
+            server: {
+              selected: servers.server,
+              requestsOutside: servers.outside,
+              untaggedRequests: servers.untagged,
+              servers: servers.servers,
+            },
+          }),
       ...(fileLines === null ? {} : { inputFiles: fileLines }),
     });
     out.add('\n');
@@ -524,8 +574,12 @@ export async function analyzeStream(
         ),
       );
     // The CSV is rows only: what the window left out is said on stderr.
-    for (const note of [bootNoteOf(analysis.bootCounts()), windowNoteOf(analysis.windowCounts())])
-      if (note !== null) process.stderr.write(`stage-lens analyze: ${note}\n`);
+    for (const note of [
+      bootNoteOf(analysis.bootCounts()),
+      serverNoteOf(analysis.serverCounts()),
+      windowNoteOf(analysis.windowCounts()),
+    ])
+      if (note !== null) process.stderr.write(terminalText(`stage-lens analyze: ${note}\n`));
     // The CSV has no findings: why a log of legacy dicts has empty split columns, or no rows,
     // and what a log of Engine lines alone holds instead of rows.
     const snapshot = analysis.snapshot();
@@ -556,10 +610,17 @@ export async function analyzeStream(
         ...window,
       });
     if (refusedOnScrape(kind)) return { analysis, kind, empty, unreadable, encoding };
-    const notes = [bootNoteOf(analysis.bootCounts()), windowNoteOf(analysis.windowCounts())].filter((n) => n !== null);
+    const notes = [
+      bootNoteOf(analysis.bootCounts()),
+      serverNoteOf(analysis.serverCounts()),
+      windowNoteOf(analysis.windowCounts()),
+    ].filter((n) => n !== null);
     const windowNote = notes.length === 0 ? null : notes.join(' ');
     // A boot the log lacks, or a window that held no request, says so where the table would otherwise say "no stats".
-    const windowProblem = unknownBootProblem(analysis.bootCounts()) ?? windowProblemOf({ analysis, kind, unreadable });
+    const windowProblem =
+      unknownBootProblem(analysis.bootCounts()) ??
+      unknownServerProblem(analysis.serverCounts()) ??
+      windowProblemOf({ analysis, kind, unreadable });
     const whole = kind === 'scrape' ? null : analysis.snapshot();
     const mismatch = whole === null ? null : mismatchOf(whole);
     const fileLines = fileLinesOf(input);
@@ -607,6 +668,7 @@ interface ReadOptions {
   readonly summarize?: boolean;
   readonly window?: WindowSpec;
   readonly boot?: number;
+  readonly server?: string;
   /** Awaited after each chunk: output backpressure. */
   readonly drained?: () => Promise<void> | undefined;
 }

@@ -1,4 +1,4 @@
-// `stage-lens explain <file...|-|session-folder> [--target T]... [--quantile p95] [--exclude-cold] [--by-boot] [--boot n] [--deploy-config <yaml>] [--format table|json]`
+// `stage-lens explain <file...|-|session-folder> [--target T]... [--quantile p95] [--exclude-cold] [--by-boot] [--boot n] [--server name] [--deploy-config <yaml>] [--format table|json]`
 // Why the slow requests are slow: tail attribution per target and quantile, load at
 // arrival, the breakdown's parts, percentiles over time, cost per token, and the metrics
 // that do not report.
@@ -18,6 +18,7 @@ import { terminalText } from '../core/textTable';
 import { clockWindowOf, windowOption, placeWindow } from './windowOption';
 import { scrapeSelectionProblem } from './scrapeSelection';
 import { bootNoteOf, bootOption, unknownBootProblem } from './bootOption';
+import { serverNoteOf, serverOption, unknownServerProblem } from './serverOption';
 import { EMPTY_INPUT_TEXT } from './analyze';
 import { deployConfigOptionProblem, loadDeployEvidence } from './deployConfigOption';
 import { encodedSourceName, headerSourceName, type GzipDamageProblem } from '../core/gzipInput';
@@ -59,6 +60,10 @@ Options:
   --by-boot             one tail attribution and load at arrival per server boot
   --boot <n>            only requests of server boot n (1: the log's first server start; 0:
                         requests before any), for a log whose boots served different pipelines
+  --server <name>       only requests of one server of a log that merges several servers'
+                        (finding slow-server), named as analyze lists it: pod/<pod>/<container>
+                        (kubectl logs --prefix), the container (docker compose logs),
+                        <pod>/<container> (stern)
   --deploy-config <yaml>
                         the deploy YAML the server ran with (base_config overlays resolved):
                         the findings, and the tail parts and preemptions they explain, name what
@@ -72,9 +77,9 @@ Options:
 
 Exit status: 0 when the input was read; 2 for usage or I/O errors, a --deploy-config that
 is not a deploy config to read (the reason and the line), an empty input (0 bytes), a --target
-of a stage the log does not have, a --boot the log does not have (the message lists its boots),
-a window (--since/--until) no request finished in, a /metrics scrape given --since/--until or
---boot (it has no requests to select), or an input that is not a text log (zstd,
+of a stage the log does not have, a --boot or --server the log does not have (the message lists
+its boots or servers), a window (--since/--until) no request finished in, a /metrics scrape given
+--since/--until, --boot or --server (it has no requests to select), or an input that is not a text log (zstd,
 xz or bzip2 data, binary data: nothing in it was read; the report says why). Gzip data that
 breaks off (a .gz cut short): the report covers the log before the break and says where it
 broke (stderr too); exit 0, or 2 when no request came before it; 1 when it is one of several
@@ -95,6 +100,7 @@ export async function runExplain(argv: string[]): Promise<number> {
       since: { type: 'string' },
       until: { type: 'string' },
       boot: { type: 'string' },
+      server: { type: 'string' },
     },
     HELP,
     usage,
@@ -137,6 +143,12 @@ export async function runExplain(argv: string[]): Promise<number> {
     process.stderr.write(`stage-lens explain: ${boot}\n`);
     return 2;
   }
+  const server = serverOption(parsed.values.server as string | undefined);
+  if (server !== null && server.problem !== null) {
+    process.stderr.write(terminalText(`stage-lens explain: ${server.problem}\n`));
+    return 2;
+  }
+  const serverName = server?.name ?? null;
   // In the order the report's columns run.
   quantiles.sort((a, b) => TAIL_QUANTILES.indexOf(a) - TAIL_QUANTILES.indexOf(b));
   // Several files (a log and its rotations) are read as one log, oldest first.
@@ -164,7 +176,10 @@ export async function runExplain(argv: string[]): Promise<number> {
   let gzipDamage: GzipDamageProblem | null;
   let kind: 'log' | 'scrape' = 'log';
   try {
-    const readOptions = boot === null ? {} : { boot };
+    const readOptions = {
+      ...(boot === null ? {} : { boot }),
+      ...(serverName === null ? {} : { server: serverName }),
+    };
     const raw =
       joined === null
         ? await readExplainInput(source, process.stdin, deployConfig, readOptions)
@@ -175,6 +190,7 @@ export async function runExplain(argv: string[]): Promise<number> {
         ? scrapeSelectionProblem(source === '-' ? 'stdin' : source, 'explain', {
             window: window !== null,
             boot: boot !== null,
+            server: serverName !== null,
           })
         : null;
     if (scrapeProblem !== null) {
@@ -188,8 +204,16 @@ export async function runExplain(argv: string[]): Promise<number> {
       process.stderr.write(`stage-lens explain: ${bootProblem}\n`);
       return 2;
     }
+    const serverProblem = raw.kind === 'scrape' ? null : unknownServerProblem(raw.serverCounts ?? null);
+    if (serverProblem !== null) {
+      process.stderr.write(terminalText(`stage-lens explain: ${serverProblem}\n`));
+      return 2;
+    }
     const bootNote = bootNoteOf(raw.bootCounts ?? null);
     if (bootNote !== null && format === 'table') process.stderr.write(`stage-lens explain: ${bootNote}\n`);
+    const serverNote = serverNoteOf(raw.serverCounts ?? null);
+    if (serverNote !== null && format === 'table')
+      process.stderr.write(terminalText(`stage-lens explain: ${serverNote}\n`));
     compression = raw.compression;
     gzipDamage = raw.gzipDamage;
     if (raw.kind === 'scrape') kind = 'scrape';
@@ -230,6 +254,7 @@ export async function runExplain(argv: string[]): Promise<number> {
         scope: { excludeCold: parsed.values['exclude-cold'] === true, ...placed },
         byBoot: parsed.values['by-boot'] === true,
         ...(boot === null ? {} : { boot }),
+        ...(serverName === null ? {} : { server: serverName }),
         stageRoles: input.stageRoles,
         overallSummaryTables: input.overallSummaryTables,
         overallSummaryCutOff: input.overallSummaryCutOff,

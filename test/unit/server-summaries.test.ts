@@ -88,6 +88,8 @@ test('slow-server: a server whose median end to end is 1.5x the others or more i
       `^Of the 2 servers this log merges, omni-vllm-2 takes 1\\.5x the others' median end to end or more: omni-vllm-2 p50 ${durationText(3 * alone.p50).replace('.', '\\.')}, .* \\(25 requests\\), against omni-vllm-1 p50 ${durationText(alone.p50).replace('.', '\\.')}, `,
     ),
   );
+  // How to read the slow one alone.
+  assert.match(finding?.message ?? '', /\(stage-lens analyze --server omni-vllm-2; explain takes --server too\)/);
   // Alike servers, or a little slower: nothing to say.
   assert.deepEqual(mergedFindings(1), []);
   assert.deepEqual(mergedFindings(1.4), []);

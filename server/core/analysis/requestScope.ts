@@ -6,6 +6,8 @@ import { countOf } from '../numberText';
 /** What a view keeps of a log's requests; all of them when nothing is set. */
 export interface RequestScope {
   readonly boot?: number;
+  /** One server of a merged log (its tag). */
+  readonly server?: string;
   /** A time window (--since/--until, the last minutes of a capture, a range of the chart). */
   readonly window?: boolean;
   readonly excludeCold?: boolean;
@@ -17,11 +19,17 @@ export interface RequestsInScope {
   readonly requests: number;
 }
 
-/** "boot 2", "the window", "the window of boot 2", "the scope", each with " (cold starts left out)" when they are; null for the whole log. */
+/**
+ * "boot 2", "the window", "the window of boot 2", "server pod/vllm-1/vllm", "boot 2 of server …",
+ * "the scope", each with " (cold starts left out)" when they are; null for the whole log.
+ */
 export function requestScopeWords(scope: RequestScope): string | null {
   const window = scope.window === true;
   const cold = scope.excludeCold === true ? ' (cold starts left out)' : '';
-  if (scope.boot !== undefined) return `${window ? 'the window of ' : ''}boot ${scope.boot}${cold}`;
+  const windowOf = window ? 'the window of ' : '';
+  if (scope.server !== undefined)
+    return `${windowOf}${scope.boot === undefined ? '' : `boot ${scope.boot} of `}server ${scope.server}${cold}`;
+  if (scope.boot !== undefined) return `${windowOf}boot ${scope.boot}${cold}`;
   if (window) return `the window${cold}`;
   return cold === '' ? null : `the scope${cold}`;
 }

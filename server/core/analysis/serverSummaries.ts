@@ -80,7 +80,7 @@ export function slowServerFinding(servers: readonly ServerSummary[] | null): Fin
     message:
       `Of the ${judged.length} servers this log merges, ${andList(slow.map((s) => s.server))} ${slow.length === 1 ? 'takes' : 'take'} ` +
       `${SLOW_SERVER_RATIO}x the others' median end to end or more: ${slow.map(figures).join('; ')}, against ${rest.map(figures).join('; ')}. ` +
-      "Each figure is over that server's own requests. The per-stage rows pool the servers, so they hide this: read the slow server's log alone " +
-      "(its lines' tag), its Engine lines' load in Over Time, its GPU and its deploy config; a load balancer that sends it longer requests makes it look slow too.",
+      "Each figure is over that server's own requests. The per-stage rows pool the servers, so they hide this: read the slow server's requests alone " +
+      `(stage-lens analyze --server ${slow[0].server}; explain takes --server too), its Engine lines' load in Over Time, its GPU and its deploy config; a load balancer that sends it longer requests makes it look slow too.`,
   };
 }

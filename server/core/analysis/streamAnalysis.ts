@@ -27,6 +27,7 @@ import { BootPipelineEvidence, bootsDifferFinding, type BootPipeline } from './b
 import type {
   AnalyzedRequest,
   BootCounts,
+  ServerCounts,
   EdgeSummary,
   EndToEndSummary,
   Finding,
@@ -164,6 +165,13 @@ export interface StreamAnalysisOptions {
    */
   readonly boot?: number;
   /**
+   * Only the requests of this server of a log that merges several servers' (its lines' tag,
+   * AnalyzedRequest.server): the others, and requests of no server's tag, are counted
+   * (`serverCounts`), nothing else; its records alone give the engine lines, [Overall Summary]
+   * tables and the model served.
+   */
+  readonly server?: string;
+  /**
    * Summarize at all (default true). A reader that writes each request and nothing of the
    * whole (the CSV) turns it off: no stage, edge or end-to-end summaries, no findings, no
    * tables-missing notice; the snapshot's are then empty. The [Overall Summary] digest is kept
@@ -197,7 +205,7 @@ export class StreamAnalysis {
   private overall: OverallSummaryBuilder | null = new OverallSummaryBuilder();
   private readonly engines = new Map<string, EngineStatsRecord>();
   private readonly engineSeriesBuilder = new EngineSeriesBuilder();
-  /** With a boot selected, every engine line of the log (engineSeriesBuilder keeps the boot's): what engine-stats-only counts. */
+  /** With a boot or server selected, every engine line of the log (engineSeriesBuilder keeps the selection's): what engine-stats-only counts. */
   private readonly logEngineSeries: EngineSeriesBuilder | null;
   private readonly clock: LogClock;
   private bootCount = 0;
@@ -237,6 +245,9 @@ export class StreamAnalysis {
   /** Requests per boot, before any selection: the boots a --boot may name. */
   private readonly bootRequests = new Map<number, number>();
   private bootOutside = 0;
+  /** Requests per server of a merged log in the boot selected, before the server and window select: the servers a --server may name ('' for untagged ones). */
+  private readonly serverRequests = new Map<string, number>();
+  private serverOutside = 0;
   private readonly windowTally = {
     outside: 0,
     untimed: 0,
@@ -262,9 +273,11 @@ export class StreamAnalysis {
     });
     this.summarizeEdges = options.edgeSummaries ?? true;
     this.summarize = options.summarize ?? true;
-    this.logEngineSeries = options.boot === undefined ? null : new EngineSeriesBuilder();
+    this.logEngineSeries =
+      options.boot === undefined && options.server === undefined ? null : new EngineSeriesBuilder();
     this.scopeWords = requestScopeWords({
       ...(options.boot === undefined ? {} : { boot: options.boot }),
+      ...(options.server === undefined ? {} : { server: options.server }),
       window: options.window !== undefined,
       excludeCold: options.excludeCold === true,
     });
@@ -500,6 +513,17 @@ export class StreamAnalysis {
     return { boot, outside: this.bootOutside, boots };
   }
 
+  /** With a server selected: the requests of other servers (left out) and the servers the log has; null without one. */
+  serverCounts(): ServerCounts | null {
+    const server = this.options.server;
+    if (server === undefined) return null;
+    const servers = [...this.serverRequests]
+      .filter(([name]) => name !== '')
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+      .map(([name, requests]) => ({ server: name, requests }));
+    return { server, outside: this.serverOutside, servers, untagged: this.serverRequests.get('') ?? 0 };
+  }
+
   /**
    * What the engine lines say: a KV-cache usage stuck at 0 over the lines `lines` keeps (those of
    * the boot and window selected, else all of them), and engine-stats-only, which says what kind
@@ -613,7 +637,11 @@ export class StreamAnalysis {
       this.findingsBuilder.statsTablesAtDebugRead();
     }
     if (record.kind === 'overallSummary') {
-      if (this.inBoot(this.assembler.bootNumber) && this.inWindow(record.header?.timestamp ?? null, false)) {
+      if (
+        this.inBoot(this.assembler.bootNumber) &&
+        this.inServer(record.header?.source) &&
+        this.inWindow(record.header?.timestamp ?? null, false)
+      ) {
         this.overall?.add(record.fields, record.complete);
         this.overallTableCount += 1;
         this.findingsBuilder.overallTablesRead(this.overallTableCount);
@@ -623,14 +651,14 @@ export class StreamAnalysis {
     } else if (record.kind === 'servedModel') {
       const boot = this.assembler.bootNumber;
       this.bootPipelines.noteModel(boot, record.model);
-      // With a boot selected, its own model names the stages (another boot's may be another pipeline).
-      if (this.options.boot === undefined || this.options.boot === boot) this.servedModelName ??= record.model;
+      // With a boot or server selected, its own model names the stages (another's may be another pipeline).
+      if (this.inBoot(boot) && this.inServer(record.header?.source)) this.servedModelName ??= record.model;
     } else if (record.kind === 'engineStats') {
       this.engines.set(record.engine, record);
       // With a boot selected, the engines' load is that boot's too.
       const boot = this.assembler.bootNumber;
       const timeMs = this.clock.midpoint(record.header?.timestamp ?? null) ?? Number.NaN;
-      if (this.inBoot(boot)) this.engineSeriesBuilder.add(record, timeMs, boot);
+      if (this.inBoot(boot) && this.inServer(record.header?.source)) this.engineSeriesBuilder.add(record, timeMs, boot);
       this.logEngineSeries?.add(record, timeMs, boot);
     } else if (record.kind === 'legacyDict') {
       // Read apart from the assembler: the dict is a whole request, and the current format's path stays as it is.
@@ -639,7 +667,11 @@ export class StreamAnalysis {
       if (record.json === true) this.jsonCount += 1;
       // A run summary names no request: kept as printed (within the window, as [Overall Summary] tables are).
       if (runSummaryTitle(record.format) !== null) {
-        if (this.inBoot(this.assembler.bootNumber) && this.inWindow(record.header?.timestamp ?? null, false))
+        if (
+          this.inBoot(this.assembler.bootNumber) &&
+          this.inServer(record.header?.source) &&
+          this.inWindow(record.header?.timestamp ?? null, false)
+        )
           this.runSummaries.add(record);
         return;
       }
@@ -745,11 +777,26 @@ export class StreamAnalysis {
     return this.options.boot === undefined || this.options.boot === boot;
   }
 
-  /** Takes in a finalized request; false when it is outside the boot or the window (left out). */
+  /** Whether a record or request of server `source` (undefined or null: no server's tag) is of the server selected (or none is). */
+  private inServer(source: string | null | undefined): boolean {
+    return this.options.server === undefined || this.options.server === source;
+  }
+
+  /** Takes in a finalized request; false when it is outside the boot, the server or the window (left out). */
   private acceptOne(request: AnalyzedRequest): boolean {
     this.bootRequests.set(request.boot, (this.bootRequests.get(request.boot) ?? 0) + 1);
     if (!this.inBoot(request.boot)) {
       this.bootOutside += 1;
+      this.findingsBuilder.leaveOut(request);
+      return false;
+    }
+    // Counted within the boot selected: the servers a --server may name there.
+    if (this.options.server !== undefined) {
+      const server = request.server ?? '';
+      this.serverRequests.set(server, (this.serverRequests.get(server) ?? 0) + 1);
+    }
+    if (!this.inServer(request.server)) {
+      this.serverOutside += 1;
       this.findingsBuilder.leaveOut(request);
       return false;
     }

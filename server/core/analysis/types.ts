@@ -438,3 +438,14 @@ export interface BootCounts {
   /** Every boot that gave a request (in or out of a time window), in order, with its request count. */
   readonly boots: readonly { readonly boot: number; readonly requests: number }[];
 }
+
+/** With one server of a merged log selected (--server): its tag, the other servers' requests (left out), and every server's. */
+export interface ServerCounts {
+  readonly server: string;
+  /** Requests of other servers, or of no server's tag (left out). */
+  readonly outside: number;
+  /** Every server that gave a request (in the boot selected, in or out of a time window), by name, with its request count. */
+  readonly servers: readonly { readonly server: string; readonly requests: number }[];
+  /** Requests whose lines carried no server's tag (left out too). */
+  readonly untagged: number;
+}

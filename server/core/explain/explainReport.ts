@@ -46,6 +46,8 @@ export interface ExplainOptions {
   readonly byBoot?: boolean;
   /** The one server boot the index was read for (explain --boot); said in the report's scope. */
   readonly boot?: number;
+  /** The one server of a merged log the index was read for (explain --server); said in the report's scope. */
+  readonly server?: string;
   /**
    * Stage id -> role of the analysis the findings come from (StreamAnalysis.stageRoles), so that
    * the report names stages as its findings do; {} (stages by id) when absent.
@@ -71,6 +73,8 @@ export interface ExplainReport {
     readonly byBoot: boolean;
     /** Present when the input was read for one server boot (--boot): requestCount is that boot's. */
     readonly boot?: number;
+    /** Present when the input was read for one server of a merged log (--server): requestCount is that server's. */
+    readonly server?: string;
     readonly fromMs: number | null;
     readonly toMs: number | null;
   };
@@ -180,6 +184,7 @@ export function explainReport(
       excludeCold: options.scope.excludeCold === true,
       byBoot: options.byBoot === true,
       ...(options.boot === undefined ? {} : { boot: options.boot }),
+      ...(options.server === undefined ? {} : { server: options.server }),
       fromMs: options.scope.fromMs ?? null,
       toMs: options.scope.toMs ?? null,
     },

@@ -419,7 +419,7 @@ export function explainTable(report: ExplainReport, options: ExplainTableOptions
       ? ''
       : `: ${windowText({ fromMs: fromMs ?? Number.NEGATIVE_INFINITY, toMs: toMs ?? Number.POSITIVE_INFINITY })}`;
   out.push(
-    `Stage Lens explain: ${report.source} · ${countOf(report.requestCount, 'request')}${report.scope.boot === undefined ? '' : ` of boot ${report.scope.boot}`} (${report.requestsInScope} in scope${window}${cold})`,
+    `Stage Lens explain: ${report.source} · ${countOf(report.requestCount, 'request')}${report.scope.boot === undefined ? '' : ` of boot ${report.scope.boot}`}${report.scope.server === undefined ? '' : ` of server ${report.scope.server}`} (${report.requestsInScope} in scope${window}${cold})`,
     '',
   );
   // Before the numbers: what the input is not (a deploy config this server did not run).

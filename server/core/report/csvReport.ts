@@ -18,7 +18,9 @@
 // columns, in seconds as printed (10 ms resolution), on every stage row that has them.
 // A diffusion stage's own timings come next, in ms whichever unit the build printed (`_s` x 1000
 // or `_ms`), each with its `_state`: `diffusion_<timing>_ms` (DIFFUSION_TIMINGS), on diffusion
-// rows only. Last, the request's `e2e_total_ms` as printed, with its `_state`, on its stage rows.
+// rows only. Then the request's `e2e_total_ms` as printed, with its `_state`, on its stage rows.
+// Last, `server`: in a log that merges several servers' (kubectl logs --prefix, docker compose
+// logs, stern), the tag of the server that printed the request; empty in a log of one server.
 import type { AnalyzedRequest, PhaseSplit, RequestStage, RequestTransfer, SplitName } from '../analysis/types';
 import { SPLIT_NAMES } from '../analysis/types';
 import type { Cell, FieldMap } from '../values';
@@ -95,6 +97,7 @@ export const CSV_HEADER = [
   ...DIFFUSION_TIMINGS.flatMap((t) => [diffusionColumn(t), `${diffusionColumn(t)}_state`]),
   E2E_COLUMN,
   `${E2E_COLUMN}_state`,
+  'server',
 ];
 
 /** `diffusion_vae_decode_time_ms`: a diffusion timing's column, in ms (its printed name names the stage already when it starts with `diffusion_`). */
@@ -259,6 +262,7 @@ function stageRow(out: ByteChunks, r: AnalyzedRequest, s: RequestStage, id: stri
   out.raw(NO_TRANSFER_STATE);
   diffusionCells(out, s);
   e2eCells(out, r);
+  serverCell(out, r);
   out.byte(NEWLINE);
 }
 
@@ -274,6 +278,12 @@ function e2eCells(out: ByteChunks, r: AnalyzedRequest): void {
   fieldCell(out, r.e2e, name, noTable);
   out.byte(COMMA);
   fieldStateCell(out, r.e2e, name, noTable);
+}
+
+/** The server of a merged log that printed the request (empty in a log of one server), after its comma. */
+function serverCell(out: ByteChunks, r: AnalyzedRequest): void {
+  out.byte(COMMA);
+  if (r.server !== undefined) out.text(csvText(r.server));
 }
 
 /** The stage's time and the request's total from its [OmniTiming] line (empty cells without one). */
@@ -323,6 +333,7 @@ function transferRow(out: ByteChunks, r: AnalyzedRequest, t: RequestTransfer, id
   }
   diffusionCells(out, null);
   out.raw(NO_E2E);
+  serverCell(out, r);
   out.byte(NEWLINE);
 }
 

@@ -1,0 +1,34 @@
+// A server selection of a merged log in words (the CLI's --server): the servers a log has, why
+// a selection read nothing, what it left out.
+import type { ServerCounts } from './types';
+import { andList } from '../andList';
+import { countOf } from '../numberText';
+
+/** The servers a log has, in words: "pod/vllm-0/vllm (6 requests) and pod/vllm-1/vllm (3 requests)". */
+export function serverListText(servers: ServerCounts['servers']): string {
+  return andList(servers.map((s) => `${s.server} (${countOf(s.requests, 'request')})`));
+}
+
+/** Why --server read nothing: the log has no request of that server (with the servers it has); null when it has. */
+export function unknownServerProblem(counts: ServerCounts | null): string | null {
+  if (counts === null || counts.servers.some((s) => s.server === counts.server)) return null;
+  const head = `the log has no request of server '${counts.server}'`;
+  if (counts.servers.length === 0)
+    return `${head}: no line of it carries a server's tag (kubectl logs --prefix, docker compose logs or stern write them when they merge several servers' logs)`;
+  return `${head}: its servers are ${serverListText(counts.servers)}; give the name as listed`;
+}
+
+/** The server kept and what it left out, in words (null: no server selected, or one the log lacks). */
+export function serverNoteOf(counts: ServerCounts | null): string | null {
+  if (counts === null || unknownServerProblem(counts) !== null) return null;
+  const others = counts.servers.filter((s) => s.server !== counts.server);
+  const otherRequests = counts.outside - counts.untagged;
+  const untagged =
+    counts.untagged === 0 ? '' : ` ${countOf(counts.untagged, 'request')} of lines with no server's tag left out.`;
+  return (
+    `Server ${counts.server}: the requests of that server only; ` +
+    (others.length === 0
+      ? `the log has no other server.${untagged}`
+      : `${countOf(otherRequests, 'request')} of ${andList(others.map((s) => s.server))} left out.${untagged}`)
+  );
+}
