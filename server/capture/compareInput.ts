@@ -30,6 +30,8 @@ export interface LoadRunOptions {
   readonly excludeCold: boolean;
   /** Only the requests of this server boot of a log or session (the run says which boots it has); absent: every boot. */
   readonly boot?: number | null;
+  /** Only the requests of this server of a log that merges several servers' (its lines' tag); absent: every server. */
+  readonly server?: string | null;
 }
 
 /** A message a user can act on, for a path that cannot be read. */
@@ -61,11 +63,25 @@ function gzipRun(run: StreamRun, encoding: InputEncoding, source: string): RunDa
 function logRun(reader: LogRunReader, source: string): RunData {
   // Its findings name its stages by the roles its tables will (the model it serves, its file's name).
   const samples = reader.end((read) => runStageRolesOf({ source, samples: read }));
-  return { source, kind: 'log', samples, histograms: null, problemCount: reader.problemCount, ...bootOf(reader) };
+  return {
+    source,
+    kind: 'log',
+    samples,
+    histograms: null,
+    problemCount: reader.problemCount,
+    ...bootOf(reader),
+    ...serverOf(reader),
+  };
 }
 
 function readerOf(options: LoadRunOptions): LogRunReader {
-  return new LogRunReader(options.excludeCold, options.boot ?? null);
+  return new LogRunReader(options.excludeCold, options.boot ?? null, options.server ?? null);
+}
+
+/** The server selected, with what it left out and the servers the log has, when one was. */
+function serverOf(reader: LogRunReader): Pick<RunData, 'serverCounts'> {
+  const counts = reader.serverCounts();
+  return counts === null ? {} : { serverCounts: counts };
 }
 
 /** The boots the run has, and the boot selected (with what it left out) when one was. */

@@ -1,5 +1,5 @@
 // `stage-lens compare <baseline> <candidate> [--format table|json|markdown] [--fail-if RULE]... [--exclude-cold]
-//   [--baseline-boot N] [--candidate-boot N]`
+//   [--baseline-boot N] [--candidate-boot N] [--baseline-server name] [--candidate-server name]`
 // Reads two runs (logs, /metrics scrapes or saved session folders), compares them per
 // stage and phase with significance, diffs their findings, and checks CI rules.
 // The two inputs are read in parallel, one worker thread each, when running from the
@@ -29,6 +29,7 @@ import { ioMessage, loadJoinedRun, loadRun, loadRunFromStream, type LoadRunOptio
 import { compareSides, type CompareSide } from './compareSides';
 import { readOrderNote } from './severalInputs';
 import { bootOption, unknownBootProblem } from './bootOption';
+import { serverOption, unknownServerProblem } from './serverOption';
 import { parseCommandArgs } from './commandArgs';
 import { urlInputsMessage } from './urlInput';
 import { COMPARE_WORKER_COMMAND } from './workerCommand';
@@ -84,6 +85,12 @@ Options:
                                 server start; 0: requests before any); not for a /metrics scrape
   --candidate-boot <n>          ...of the candidate: compare server.log server.log
                                 --baseline-boot 1 --candidate-boot 2 is before vs after a restart
+  --baseline-server <name>      only the requests of one server of a baseline log that merges
+                                several servers' (kubectl logs --prefix, docker compose logs,
+                                stern), named as analyze lists it (pod/<pod>/<container>)
+  --candidate-server <name>     ...of the candidate: compare merged.log merged.log
+                                --baseline-server A --candidate-server B is one pod against
+                                another (finding slow-server)
   --confidence <0..1>           confidence level (default 0.95)
   --resamples <n>               bootstrap resamples per quantile (default 2000)
   --seed <n>                    bootstrap seed (default 1)
@@ -104,7 +111,8 @@ Exit status: 0 compared, no rule failed; 1 a rule failed (listed on stderr);
 says how to pipe it in), a rule naming a stage neither run has (the stages
 they have are listed), a rule on a stage of two runs that are not one pipeline
 (different stages, or two roles for it: both are named), a --baseline-boot or --candidate-boot
-its run does not have (the boots it has are listed) or given for a /metrics scrape, or an input
+its run does not have (the boots it has are listed) or given for a /metrics scrape, the same of
+a --baseline-server or --candidate-server (the servers it has are listed), or an input
 that cannot be read or compared: among them
 an input that holds nothing to compare (0 requests read and no /metrics histogram: an
 empty log, one without stats, a zstd, xz or bzip2 file, binary data, or gzip data that
@@ -245,6 +253,15 @@ function runBootProblem(run: RunData, side: 'baseline' | 'candidate', boot: numb
   return problem === null ? null : `--${side}-boot ${boot}: the ${side} (${run.source}): ${problem}`;
 }
 
+/** Why a side's server cannot be read: a scrape has no server tags, or the log has no request of it (the servers it has); null when it can. */
+function runServerProblem(run: RunData, side: 'baseline' | 'candidate', server: string | null): string | null {
+  if (server === null) return null;
+  if (run.kind === 'scrape')
+    return `--${side}-server ${server}: the ${side} (${run.source}) is a /metrics scrape, which has no server tags (its histograms count every request of one server since it started); --${side}-server selects from a log or a saved session folder`;
+  const problem = unknownServerProblem(run.serverCounts ?? null);
+  return problem === null ? null : `--${side}-server ${server}: the ${side} (${run.source}): ${problem}`;
+}
+
 function usage(message: string): number {
   process.stderr.write(
     `stage-lens compare: ${message}\n\nRun 'stage-lens compare --help' for the options and the rule grammar.\n`,
@@ -278,6 +295,8 @@ export async function runCompare(argv: string[]): Promise<number> {
       'min-change-pct': { type: 'string' },
       'baseline-boot': { type: 'string' },
       'candidate-boot': { type: 'string' },
+      'baseline-server': { type: 'string' },
+      'candidate-server': { type: 'string' },
     },
     HELP,
     usage,
@@ -345,6 +364,13 @@ export async function runCompare(argv: string[]): Promise<number> {
   const candidateBoot = bootOption(v['candidate-boot'], '--candidate-boot');
   for (const o of [confidence, resamples, seed, minChangeMs, minChangePct, baselineBoot, candidateBoot])
     if (typeof o === 'string') return usage(o);
+  const baselineServer = serverOption(v['baseline-server']);
+  const candidateServer = serverOption(v['candidate-server']);
+  for (const [flag, o] of [
+    ['--baseline-server', baselineServer],
+    ['--candidate-server', candidateServer],
+  ] as const)
+    if (o !== null && o.problem !== null) return usage(o.problem.replace('--server', flag));
   const significance: SignificanceOptions = {
     ...DEFAULT_SIGNIFICANCE,
     confidence: confidence as number,
@@ -365,8 +391,8 @@ export async function runCompare(argv: string[]): Promise<number> {
     runs = await loadRuns(
       baselineSide,
       candidateSide,
-      { excludeCold, boot: baselineBoot as number | null },
-      { excludeCold, boot: candidateBoot as number | null },
+      { excludeCold, boot: baselineBoot as number | null, server: baselineServer?.name ?? null },
+      { excludeCold, boot: candidateBoot as number | null, server: candidateServer?.name ?? null },
     );
   } catch (err) {
     process.stderr.write(`stage-lens compare: ${err instanceof Error ? err.message : String(err)}\n`);
@@ -376,9 +402,11 @@ export async function runCompare(argv: string[]): Promise<number> {
   markFullRun();
   const bootProblem =
     runBootProblem(baseline, 'baseline', baselineBoot as number | null) ??
-    runBootProblem(candidate, 'candidate', candidateBoot as number | null);
+    runBootProblem(candidate, 'candidate', candidateBoot as number | null) ??
+    runServerProblem(baseline, 'baseline', baselineServer?.name ?? null) ??
+    runServerProblem(candidate, 'candidate', candidateServer?.name ?? null);
   if (bootProblem !== null) {
-    process.stderr.write(`stage-lens compare: ${bootProblem}\n`);
+    process.stderr.write(terminalText(`stage-lens compare: ${bootProblem}\n`));
     return 2;
   }
   // A scrape's histograms count every request since the server started, the cold ones too.

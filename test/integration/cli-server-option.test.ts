@@ -1,4 +1,4 @@
-// `--server` of analyze and explain on a log that merges two servers' (docker compose logs: one
+// `--server` of analyze and explain, `--baseline-server` / `--candidate-server` of compare, on a log that merges two servers' (docker compose logs: one
 // server ran the build before the codec TTFT fix, the other the build after), read by the built
 // CLI as a real child process: one server's requests are read as its own log gives them, in
 // every format, and a name the log lacks, a log of one server and a scrape are refused with
@@ -27,7 +27,8 @@ function mergedLog(): string {
     if ((b[i] ?? '') !== '') out.push(`omni-vllm-2  | ${b[i] as string}`);
   }
   fs.mkdirSync(dir, { recursive: true });
-  const file = path.join(dir, 'compose.log');
+  // Named as the pipeline's logs are, so that its stage roles come from its name as theirs do.
+  const file = path.join(dir, 'qwen3tts-compose.log');
   fs.writeFileSync(file, `${out.join('\n')}\n`);
   return file;
 }
@@ -175,4 +176,54 @@ test('--server names the servers when the log has no such one, and says when a l
   const follow = cli(['analyze', MERGED, '--server', 'omni-vllm-1', '--follow']);
   assert.equal(follow.status, 2);
   assert.match(follow.stderr, /--server selects from a whole log; --follow shows it as it grows/);
+});
+
+test("compare --baseline-server A --candidate-server B of one merged log compares as the two servers' own logs do", () => {
+  const r = cli([
+    'compare',
+    MERGED,
+    MERGED,
+    '--baseline-server',
+    'omni-vllm-1',
+    '--candidate-server',
+    'omni-vllm-2',
+    '--format',
+    'json',
+  ]);
+  assert.equal(r.status, 0, r.stderr);
+  type Compare = Record<string, unknown> & { baseline: Record<string, unknown>; candidate: Record<string, unknown> };
+  const servers = JSON.parse(r.stdout) as Compare;
+  const logs = JSON.parse(cli(['compare', AFTER, BEFORE, '--format', 'json']).stdout) as Compare;
+  const { baseline, candidate, ...compared } = servers;
+  const { baseline: _b, candidate: _c, ...comparedLogs } = logs;
+  assert.deepEqual(compared, comparedLogs);
+  assert.equal(baseline['server'], 'omni-vllm-1');
+  assert.equal(candidate['server'], 'omni-vllm-2');
+  assert.equal(baseline['requestCount'], 6);
+  const table = cli([
+    'compare',
+    MERGED,
+    MERGED,
+    '--baseline-server',
+    'omni-vllm-1',
+    '--candidate-server',
+    'omni-vllm-2',
+  ]);
+  assert.equal(table.status, 0, table.stderr);
+  assert.match(
+    table.stdout,
+    /\n {2}baseline {3}.*qwen3tts-compose\.log \(server omni-vllm-1\) · log · 6 requests\n {2}candidate {2}.*qwen3tts-compose\.log \(server omni-vllm-2\) · log · 6 requests\n/,
+  );
+  const unknown = cli(['compare', MERGED, MERGED, '--candidate-server', 'vllm-2']);
+  assert.equal(unknown.status, 2);
+  assert.equal(
+    unknown.stderr,
+    `stage-lens compare: --candidate-server vllm-2: the candidate (${MERGED}): the log has no request of server 'vllm-2': its servers are omni-vllm-1 (6 requests) and omni-vllm-2 (6 requests); give the name as listed\n`,
+  );
+  const scrape = cli(['compare', SCRAPE, MERGED, '--baseline-server', 'omni-vllm-1']);
+  assert.equal(scrape.status, 2);
+  assert.match(
+    scrape.stderr,
+    /--baseline-server omni-vllm-1: the baseline \(.*\) is a \/metrics scrape, which has no server tags/,
+  );
 });

@@ -8,6 +8,7 @@ import { LogStreamParser } from '../../server/core/log';
 import { StreamAnalysis } from '../../server/core/analysis/streamAnalysis';
 import { requestScopeWords } from '../../server/core/analysis/requestScope';
 import { serverNoteOf, unknownServerProblem } from '../../server/core/analysis/serverWords';
+import { runNameText } from '../../server/core/compare/format';
 import type { AnalyzedRequest } from '../../server/core/analysis/types';
 import { FIXTURES, utf8 } from './support/logHelpers';
 
@@ -116,4 +117,14 @@ test('a server the log lacks, untagged requests, and a scope in words', () => {
     'the window of boot 2 of server omni-vllm-2 (cold starts left out)',
   );
   assert.equal(requestScopeWords({ boot: 2 }), 'boot 2');
+});
+
+test("a compared run's name says the boot and the server read", () => {
+  assert.equal(runNameText('merged.log', undefined, 'omni-vllm-2'), 'merged.log (server omni-vllm-2)');
+  assert.equal(
+    runNameText('merged.log.1.gz (gzip)', 2, 'omni-vllm-2'),
+    'merged.log.1.gz (gzip, boot 2, server omni-vllm-2)',
+  );
+  assert.equal(runNameText('server.log', 2), 'server.log (boot 2)');
+  assert.equal(runNameText('server.log', undefined), 'server.log');
 });

@@ -49,6 +49,7 @@ function summary(run: RunData): RunSummary {
     exposedHistogramSeries: run.exposedHistogramSeries ?? null,
     logSpan: run.samples?.logSpan ?? null,
     ...(run.bootCounts === undefined ? {} : { boot: run.bootCounts.boot }),
+    ...(run.serverCounts === undefined ? {} : { server: run.serverCounts.server }),
     ...(run.partialLogBytes === undefined ? {} : { partialLogBytes: run.partialLogBytes }),
     ...(run.samples?.debugLines === true ? { debugLines: true as const } : {}),
     ...(run.scrapeCut === undefined ? {} : { scrapeCut: run.scrapeCut }),

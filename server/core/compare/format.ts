@@ -151,14 +151,21 @@ export function oneSidedText(
   return `measured in neither run (baseline: ${b}; candidate: ${c})`;
 }
 
-/** A run's name in a report and a message: its source, and the boot read when one was selected ("server.log (boot 2)"). */
-export function runNameText(source: string, boot: number | undefined): string {
-  return boot === undefined ? source : qualifiedSourceName(source, `boot ${boot}`);
+/**
+ * A run's name in a report and a message: its source, and the boot and server read when they were
+ * selected ("server.log (boot 2)", "merged.log (server omni-vllm-2)").
+ */
+export function runNameText(source: string, boot: number | undefined, server?: string): string {
+  const qualifiers = [
+    ...(boot === undefined ? [] : [`boot ${boot}`]),
+    ...(server === undefined ? [] : [`server ${server}`]),
+  ];
+  return qualifiers.length === 0 ? source : qualifiedSourceName(source, qualifiers.join(', '));
 }
 
 /** runNameText of a run as read. */
 export function runDataName(run: RunData): string {
-  return runNameText(run.source, run.bootCounts?.boot);
+  return runNameText(run.source, run.bootCounts?.boot, run.serverCounts?.server);
 }
 
 /**
@@ -167,7 +174,10 @@ export function runDataName(run: RunData): string {
  * analyze's header does: "server.log.1.gz (gzip), partial: gzip data cut after 99 KB · log · …").
  */
 export function runText(run: RunSummary): string {
-  const parts: string[] = [partialSourceName(runNameText(run.source, run.boot), run.partialLogBytes), run.kind];
+  const parts: string[] = [
+    partialSourceName(runNameText(run.source, run.boot, run.server), run.partialLogBytes),
+    run.kind,
+  ];
   if (run.requestCount !== null) {
     const cold =
       run.coldRequests !== null && run.coldRequests > 0

@@ -12,7 +12,7 @@ import { eachDecodePiece } from '../log/lines';
 import type { ParseOutput, ParseProblem } from '../records';
 import { RunSamplesBuilder, withFindings } from './runSamples';
 import type { RunBoot, RunSamples } from './types';
-import type { BootCounts } from '../analysis/types';
+import type { BootCounts, ServerCounts } from '../analysis/types';
 import { isStatsTableAtDebug } from '../analysis/tablesMissing';
 import { requestScopeWords } from '../analysis/requestScope';
 
@@ -27,6 +27,9 @@ export class LogRunReader {
   /** Requests per boot, before the selection: the boots a selection may name. */
   private readonly bootRequests = new Map<number, number>();
   private bootOutside = 0;
+  /** Requests per server of a merged log in the boot selected ('' for untagged ones), with a server selected. */
+  private readonly serverRequests = new Map<string, number>();
+  private serverOutside = 0;
   private overallSummaryTables = 0;
   private debugLines = false;
   /** A stats table was printed at DEBUG: stage-tables-missing says the stage tables were cut out (tablesMissing.ts). */
@@ -34,10 +37,14 @@ export class LogRunReader {
   /** The model each boot's start-up lines named first. */
   private readonly bootModels = new Map<number, string>();
 
-  /** `boot`: only the requests of this server boot (numbered as StreamAnalysis numbers them); null: every boot. */
+  /**
+   * `boot`: only the requests of this server boot (numbered as StreamAnalysis numbers them); null:
+   * every boot. `server`: only those of this server of a merged log (its lines' tag); null: every one.
+   */
   constructor(
     excludeCold: boolean,
     private readonly boot: number | null = null,
+    private readonly server: string | null = null,
   ) {
     this.samples = new RunSamplesBuilder(excludeCold);
     // Cold starts left out of the quantiles are out of the findings too (as in analyze).
@@ -77,6 +84,16 @@ export class LogRunReader {
     if (this.boot === null) return null;
     const boots = [...this.bootRequests].sort((a, b) => a[0] - b[0]).map(([boot, requests]) => ({ boot, requests }));
     return { boot: this.boot, outside: this.bootOutside, boots };
+  }
+
+  /** With a server selected: it, the requests of other servers (left out) and the servers the log has; null without one. */
+  serverCounts(): ServerCounts | null {
+    if (this.server === null) return null;
+    const servers = [...this.serverRequests]
+      .filter(([name]) => name !== '')
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+      .map(([server, requests]) => ({ server, requests }));
+    return { server: this.server, outside: this.serverOutside, servers, untagged: this.serverRequests.get('') ?? 0 };
   }
 
   /** The boots that gave a request, in order, with the model each named (every boot, selected or not). */
@@ -119,7 +136,11 @@ export class LogRunReader {
         this.findings.statsTablesAtDebugRead();
       }
       // Counted, and read by the assembler as any record (the tail's preprocess part reads its rows).
-      if (record.kind === 'overallSummary' && this.inBoot(this.assembler.bootNumber)) {
+      if (
+        record.kind === 'overallSummary' &&
+        this.inBoot(this.assembler.bootNumber) &&
+        this.inServer(record.header?.source)
+      ) {
         this.overallSummaryTables += 1;
         this.findings.overallTablesRead(this.overallSummaryTables);
       }
@@ -127,7 +148,7 @@ export class LogRunReader {
         const boot = this.assembler.bootNumber;
         if (!this.bootModels.has(boot)) this.bootModels.set(boot, record.model);
         // With a boot selected, its own model names the stages (another boot's may be another pipeline).
-        if (this.inBoot(boot)) this.samples.servedModel(record.model);
+        if (this.inBoot(boot) && this.inServer(record.header?.source)) this.samples.servedModel(record.model);
       } else if (record.kind !== 'legacyDict') this.accept(this.assembler.add(record));
       else {
         // A request_level_metrics dict of the format before February 2026 is a whole request (legacyRequests.ts).
@@ -150,12 +171,25 @@ export class LogRunReader {
     return this.boot === null || this.boot === boot;
   }
 
+  /** Whether a record or request of server `source` (none: no server's tag) is of the server selected (or none is). */
+  private inServer(source: string | null | undefined): boolean {
+    return this.server === null || this.server === source;
+  }
+
   private accept(requests: readonly AnalyzedRequest[]): void {
     for (const request of requests) {
       this.bootRequests.set(request.boot, (this.bootRequests.get(request.boot) ?? 0) + 1);
       if (!this.inBoot(request.boot)) {
         this.bootOutside += 1;
         continue;
+      }
+      if (this.server !== null) {
+        const server = request.server ?? '';
+        this.serverRequests.set(server, (this.serverRequests.get(server) ?? 0) + 1);
+        if (server !== this.server) {
+          this.serverOutside += 1;
+          continue;
+        }
       }
       this.samples.add(request);
       this.findings.add(request);

@@ -20,7 +20,7 @@ import type { LogSpan } from '../sessionName';
 import type { StageOutput } from '../analysis/roleFit';
 import type { StageKind } from '../analysis/types';
 import type { StageRolesFrom } from '../stageRoles';
-import type { BootCounts } from '../analysis/types';
+import type { BootCounts, ServerCounts } from '../analysis/types';
 
 export type { LogSpan };
 
@@ -128,6 +128,8 @@ export interface RunData {
   readonly scrapeFindings?: readonly FindingCount[];
   /** With one server boot selected (compare --baseline-boot/--candidate-boot): that boot, the requests of others left out, the boots the log has. */
   readonly bootCounts?: BootCounts;
+  /** With one server of a merged log selected (compare --baseline-server/--candidate-server): it, the others' requests left out, the servers the log has. */
+  readonly serverCounts?: ServerCounts;
   /** The server boots of a log or session with requests, in order (before any boot selection); absent for a scrape. */
   readonly boots?: readonly RunBoot[];
   /** Bytes of log read before its gzip data broke off (what the run is of); absent for an input read whole. */
@@ -418,6 +420,8 @@ export interface RunSummary {
   readonly logSpan?: LogSpan | null;
   /** The server boot of the log its requests are from, when one was selected (absent: every boot). */
   readonly boot?: number;
+  /** The server of a merged log its requests are from, when one was selected (absent: every server). */
+  readonly server?: string;
   /** Bytes of log read before its gzip data broke off: its numbers are of that part only (absent: read whole). */
   readonly partialLogBytes?: number;
   /** Its log has a line at DEBUG (RunSamples.debugLines): a run of [OmniTiming] lines only did not run at INFO; absent otherwise. */
