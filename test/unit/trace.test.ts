@@ -553,3 +553,51 @@ describe('transfer edges', () => {
     );
   });
 });
+
+describe('trace of a log that merges two servers', () => {
+  // The sample as two pods printed it, line by line (the second's ids renamed).
+  const lines = readFileSync(SAMPLE, 'utf8')
+    .split('\n')
+    .filter((l) => l !== '');
+  const merged: string[] = [];
+  for (const l of lines)
+    merged.push(`[pod/vllm-a-0/vllm] ${l}`, `[pod/vllm-b-0/vllm] ${l.replaceAll('speech-', 'speechB-')}`);
+  const requests = analyse(`${merged.join('\n')}\n`);
+  const check = checked(requests);
+  const alone = checked(analyse(readFileSync(SAMPLE)));
+
+  test("each server's stages are processes of their own, its E2E slices a track of their own", () => {
+    assert.equal(requests.length, 50);
+    assert.deepEqual(
+      [...check.processNames.values()],
+      [
+        'requests (E2E)',
+        'pod/vllm-a-0/vllm: stage 0',
+        'pod/vllm-a-0/vllm: stage 1',
+        'pod/vllm-b-0/vllm: stage 0',
+        'pod/vllm-b-0/vllm: stage 1',
+      ],
+    );
+    assert.deepEqual([...(check.asyncTrackNames.get(1) ?? [])].sort(), [
+      'pod/vllm-a-0/vllm: e2e',
+      'pod/vllm-b-0/vllm: e2e',
+    ]);
+    // Each server's request slices are the sample's own, request by request.
+    const topSlices = (c: TraceCheck, pids: readonly number[]): string[] =>
+      c.slices
+        .filter((s) => s.depth === 0 && pids.includes(s.pid))
+        .map((s) => `${String(s.args['request'])} ${s.pid === 1 ? 'e2e' : s.name} ${s.endUs - s.startUs}`)
+        .sort();
+    const pidsOf = (c: TraceCheck, prefix: string): number[] =>
+      [...c.processNames].filter(([, name]) => name.startsWith(prefix)).map(([pid]) => pid);
+    const own = topSlices(alone, [...alone.processNames.keys()]);
+    assert.ok(own.length > 50);
+    const b = topSlices(check, [1, ...pidsOf(check, 'pod/vllm-b-0/vllm')]).filter((s) => s.startsWith('speechB-'));
+    assert.deepEqual(
+      b.map((s) => s.replace('speechB-', 'speech-')),
+      own,
+    );
+    const a = topSlices(check, [1, ...pidsOf(check, 'pod/vllm-a-0/vllm')]).filter((s) => !s.startsWith('speechB-'));
+    assert.deepEqual(a, own);
+  });
+});

@@ -14,6 +14,10 @@
 // says `provenance: "reconstructed"` and names the rule (rules spelled out in `metadata`);
 // each request's wall-clock placement rule is on its top slices and in `metadata`.
 //
+// A log that merges several servers' (AnalyzedRequest.server) has these processes per server,
+// named after it (`pod/vllm-0/vllm: stage 0`), and each server's E2E slices on a track of the
+// first process named after it (`pod/vllm-0/vllm: e2e`): the servers' requests never share a track.
+//
 // Transfers: one process per edge (`transfer 0->1`); a request's transfer is a top slice with
 // its measured parts as children (send, in flight, receive decode: TransferEdgeStats, or the
 // [OmniTiming] send time alone). The log gives no start time for a transfer, so it is placed
@@ -94,6 +98,8 @@ class RuleKeys {
 
 interface Track {
   readonly pid: number;
+  /** The server of a merged log whose requests the process holds; undefined in a log of one server. */
+  readonly server?: string;
   readonly stageKey: string;
   readonly stageId: number | null;
   readonly segment: number;
@@ -120,8 +126,11 @@ class Tracks {
     return this.byKey.size;
   }
 
-  of(stage: RequestStage): Track {
-    const key = `${stage.stageKey}/${stage.replicaId}`;
+  of(stage: RequestStage, server: string | undefined): Track {
+    const key =
+      server === undefined
+        ? `${stage.stageKey}/${stage.replicaId}`
+        : `${server}\u0000${stage.stageKey}/${stage.replicaId}`;
     let track = this.byKey.get(key);
     if (track === undefined) {
       const { stageKey, stageId, segment, replicaId } = stage;
@@ -129,6 +138,7 @@ class Tracks {
         key,
         (track = {
           pid: REQUESTS_PID + 1 + this.byKey.size,
+          ...(server === undefined ? {} : { server }),
           stageKey,
           stageId,
           segment,
@@ -141,13 +151,14 @@ class Tracks {
   }
 
   /** The process of a transfer edge. */
-  ofEdge(transfer: RequestTransfer): Track {
-    const key = `\u0000${transfer.edge}`;
+  ofEdge(transfer: RequestTransfer, server: string | undefined): Track {
+    const key = `\u0000${server ?? ''}\u0000${transfer.edge}`;
     let track = this.byKey.get(key);
     if (track === undefined) {
       const name = `transfer ${transfer.edge}`;
       track = {
         pid: REQUESTS_PID + 1 + this.byKey.size,
+        ...(server === undefined ? {} : { server }),
         stageKey: '',
         stageId: transfer.fromStage,
         segment: 1,
@@ -160,15 +171,19 @@ class Tracks {
     return track;
   }
 
-  /** The M events naming and ordering the processes (stage order, then replica; then the edges). */
+  /** The M events naming and ordering the processes (per server: stage order, then replica; then the edges). */
   metadata(): string {
     const tracks = [...this.byKey.values()];
     const replicas = new Map<string, number>();
-    for (const t of tracks) if (t.edge === undefined) replicas.set(t.stageKey, (replicas.get(t.stageKey) ?? 0) + 1);
+    const replicaKey = (t: Track): string => `${t.server ?? ''}\u0000${t.stageKey}`;
+    for (const t of tracks)
+      if (t.edge === undefined) replicas.set(replicaKey(t), (replicas.get(replicaKey(t)) ?? 0) + 1);
     const byId = (x: number | null): number => x ?? Number.MAX_SAFE_INTEGER;
     const isEdge = (t: Track): number => (t.edge === undefined ? 0 : 1);
+    const serverOf = (t: Track): string => (t.server === undefined ? '' : `\u0001${t.server}`);
     tracks.sort(
       (a, b) =>
+        (serverOf(a) < serverOf(b) ? -1 : serverOf(a) > serverOf(b) ? 1 : 0) ||
         isEdge(a) - isEdge(b) ||
         byId(a.stageId) - byId(b.stageId) ||
         byId(a.edge?.toStage ?? null) - byId(b.edge?.toStage ?? null) ||
@@ -177,12 +192,13 @@ class Tracks {
         (a.edge?.name ?? '').localeCompare(b.edge?.name ?? '') ||
         byId(a.replicaId) - byId(b.replicaId),
     );
-    const nameOf = (t: Track): string => {
+    const named = (t: Track): string => {
       if (t.edge !== undefined) return t.edge.name;
       const stage = stageLabel(t.stageKey, this.roles);
-      if ((replicas.get(t.stageKey) ?? 0) <= 1) return stage;
+      if ((replicas.get(replicaKey(t)) ?? 0) <= 1) return stage;
       return t.replicaId === null ? `${stage} · no replica id` : `${stage} · replica ${t.replicaId}`;
     };
+    const nameOf = (t: Track): string => (t.server === undefined ? named(t) : `${t.server}: ${named(t)}`);
     return tracks.map((t, i) => metadataEvents({ pid: t.pid, sortIndex: i + 1, name: nameOf(t) })).join('');
   }
 }
@@ -251,6 +267,8 @@ class RequestSlices {
   private request: AnalyzedRequest | null = null;
   private arrival = 0;
   private placed: PlacementRule = 'sequential';
+  /** The E2E slice name of each server of a merged log (JSON). */
+  private readonly e2eNames = new Map<string, string>();
 
   constructor(
     private readonly w: TraceEventWriter,
@@ -269,6 +287,12 @@ class RequestSlices {
     for (const transfer of request.transfers) this.transfer(transfer, stageEnds);
   }
 
+  private e2eNameOf(server: string): string {
+    let name = this.e2eNames.get(server);
+    if (name === undefined) this.e2eNames.set(server, (name = JSON.stringify(`${server}: ${E2E_SLICE_NAME}`)));
+    return name;
+  }
+
   /** The args every top slice of a request starts with. */
   private requestArgs(): void {
     const request = this.request as AnalyzedRequest;
@@ -277,20 +301,21 @@ class RequestSlices {
     this.w.constant(PLACEMENT[this.placed]);
   }
 
-  /** The request's E2E time on the first process. */
+  /** The request's E2E time on the first process (a merged log's server's on a track named after it). */
   private e2e(request: AnalyzedRequest): void {
     const end = endToEndOf(request);
     if (end === null) return;
     const e2e = end.ms;
     const w = this.w;
     const id = this.nextId++;
-    w.begin(this.arrival, REQUESTS_PID, E2E_NAME, id);
+    const name = request.server === undefined ? E2E_NAME : this.e2eNameOf(request.server);
+    w.begin(this.arrival, REQUESTS_PID, name, id);
     this.requestArgs();
     w.number(MS, e2e);
     if (end.from !== 'e2eTable') w.constant(E2E_FROM[end.from]);
     w.constant(MEASURED);
     w.endArgs();
-    w.end(this.arrival + e2e * 1000, REQUESTS_PID, E2E_NAME, id);
+    w.end(this.arrival + e2e * 1000, REQUESTS_PID, name, id);
     this.events += 2;
     this.slices += 1;
   }
@@ -323,7 +348,7 @@ class RequestSlices {
     const w = this.w;
     const first = segments[begin] as TimelineSegment;
     // The process is numbered when first seen, drawable or not (as the trace has always numbered them).
-    const track = this.tracks.of(stage);
+    const track = this.tracks.of(stage, this.request?.server);
     let start = Number.POSITIVE_INFINITY;
     let end = Number.NEGATIVE_INFINITY;
     let measuredPosition = true;
@@ -401,7 +426,7 @@ class RequestSlices {
     const start = upstreamEnd ?? 0;
     let length = 0;
     for (const p of parts) length += p.ms;
-    const track = this.tracks.ofEdge(transfer);
+    const track = this.tracks.ofEdge(transfer, this.request?.server);
     const id = this.nextId++;
     w.begin(this.arrival + start * 1000, track.pid, track.topName, id);
     this.requestArgs();
