@@ -86,6 +86,8 @@ export type {
 };
 import type { ServerContainer } from './core/containerName';
 export type { ServerContainer };
+import type { ServerSummary } from './core/analysis/serverSummaries';
+export type { ServerSummary };
 import type { HistogramSummary } from './core/metricsText/scrapeSummary';
 export type { HistogramSummary };
 import type { DeployStageMismatch } from './core/deploy/stageMismatch';
@@ -434,6 +436,12 @@ export interface SummaryResult {
   readonly prometheus: PrometheusPanel | null;
   /** End to end per request (e2e_total_ms, or [OmniTiming]'s total without the E2E table); null before any. */
   readonly endToEnd: EndToEndSummary | null;
+  /**
+   * A log that merges several servers' (kubectl logs --prefix, docker compose logs, stern): per
+   * server by name, its requests and end to end over the same requests as `endToEnd`, as `analyze`'s
+   * "End to end per server". Absent or null: no request named a server.
+   */
+  readonly servers?: readonly ServerSummary[] | null;
   /** Requests with only [OmniTiming] lines (the stats tables are DEBUG-only): the notice every view shows once; null when none. */
   readonly tablesMissing: TablesMissing | null;
   /**
@@ -569,10 +577,11 @@ export interface RequestSpansParams extends SessionRef {
   readonly scope?: ExplainScope;
 }
 
-/** `<stageKey>.replica`: the replica the request's stage ran on (None last). */
+/** `<stageKey>.replica`: the replica the request's stage ran on (None last); `server`: the server of a merged log that printed it. */
 export type RequestSortKey =
   | 'requestId'
   | 'line'
+  | 'server'
   | `${string}.${SplitName}`
   | `${string}.field:${string}`
   | `${string}.replica`

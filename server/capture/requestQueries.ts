@@ -35,6 +35,8 @@ export function detailOf(request: AnalyzedRequest): RequestDetail {
 interface RequestReader {
   requestId(i: number): string;
   line(i: number): number;
+  /** The server of a merged log that printed it; null in a log of one server. */
+  server(i: number): string | null;
   hasStageId(i: number, stageId: number): boolean;
   stage(i: number, stageKey: string): RequestStage | undefined;
   cell(i: number, stageKey: string, name: string): Cell | undefined;
@@ -48,6 +50,7 @@ function readerOf(requests: RequestList): RequestReader {
     return {
       requestId: (i) => requests.requestIdAt(i) ?? '',
       line: (i) => requests.lineAt(i) ?? 0,
+      server: (i) => requests.serverAt(i),
       hasStageId: (i, id) => requests.hasStageId(i, id),
       stage: (i, key) => requests.stageAt(i, key),
       cell: (i, key, name) => requests.stageCellAt(i, key, name),
@@ -67,6 +70,7 @@ function readerOf(requests: RequestList): RequestReader {
   return {
     requestId: (i) => at(i).requestId,
     line: (i) => at(i).line,
+    server: (i) => at(i).server ?? null,
     hasStageId: (i, id) => at(i).stages.some((s) => s.stageId === id),
     stage: (i, key) => at(i).stages.find((s) => s.stageKey === key),
     cell: (i, key, name) => at(i).stages.find((s) => s.stageKey === key)?.fields[name],
@@ -77,10 +81,11 @@ function readerOf(requests: RequestList): RequestReader {
 
 type SortValue = (i: number) => number | string | null;
 
-/** `requestId`, `line`, `<stageKey>.<splitName>`, `<stageKey>.field:<name>`, `<stageKey>.replica` or `target:<target>`. */
+/** `requestId`, `line`, `server`, `<stageKey>.<splitName>`, `<stageKey>.field:<name>`, `<stageKey>.replica` or `target:<target>`. */
 function sortValue(key: string, read: RequestReader, targets: TargetValues | undefined): SortValue {
   if (key === 'requestId') return (i) => read.requestId(i);
   if (key === 'line') return (i) => read.line(i);
+  if (key === 'server') return (i) => read.server(i);
   if (key.startsWith('target:')) {
     const column = targets?.(key.slice('target:'.length));
     if (column === undefined) return () => null;

@@ -19,6 +19,7 @@ export interface ScopedFigures {
   /** The findings of the requests in scope (before the session's own: scrapes, deploy evidence). */
   readonly findings: readonly Finding[];
   readonly endToEnd: SummaryResult['endToEnd'];
+  readonly servers: NonNullable<SummaryResult['servers']> | null;
   readonly tablesMissing: SummaryResult['tablesMissing'];
   readonly edges: SummaryResult['edges'];
   /** The requests in scope read from the per-request stats dicts alone (no phase split: legacyStats.ts). */

@@ -6,6 +6,7 @@ import { EdgeSummaryBuilder } from '../core/analysis/edgeSummary';
 import { FindingsBuilder } from '../core/analysis/findings';
 import { StageSummaryBuilder } from '../core/analysis/stageSummary';
 import { EndToEndBuilder } from '../core/analysis/endToEnd';
+import { ServerSummaries } from '../core/analysis/serverSummaries';
 import { TablesMissingCounter } from '../core/analysis/tablesMissing';
 import { isUnreadableInput } from '../core/analysis/unreadableInput';
 import { runSummariesJson } from '../core/analysis/runSummaries';
@@ -90,6 +91,7 @@ function figuresOver(
   const statsTablesAtDebug = session.statsTablesAtDebug;
   if (statsTablesAtDebug) findings.statsTablesAtDebugRead();
   const endToEnd = new EndToEndBuilder();
+  const servers = new ServerSummaries();
   const tablesMissing = new TablesMissingCounter();
   const boots = session.bootPipelineEvidence();
   let count = 0;
@@ -101,6 +103,7 @@ function figuresOver(
     edges.add(r);
     findings.add(r);
     endToEnd.add(r);
+    servers.add(r);
     tablesMissing.add(r);
     if (r.legacyDict === true) legacyDictRequests += 1;
     count += 1;
@@ -113,6 +116,7 @@ function figuresOver(
     replicas: summaries.replicas([]),
     findings: [...(mixedBoots === null ? [] : [mixedBoots]), ...findings.findings(stages, 200, roles)],
     endToEnd: endToEnd.summary(),
+    servers: servers.summary(),
     tablesMissing: tablesMissing.notice(debugLines, overallTables, statsTablesAtDebug),
     edges: edges.edges(),
     legacyDictRequests,
@@ -155,6 +159,7 @@ function summaryOf(
     scrapeRestart: session.scrapeRestart(),
     prometheus: prometheusPanelOf(session),
     endToEnd: figures.endToEnd,
+    servers: figures.servers,
     tablesMissing: figures.tablesMissing,
     overallSummaries: null,
     runSummaries: null,
@@ -223,6 +228,7 @@ export function sessionSummary(session: Session, windowSeconds?: number, scope?:
     scrapeRestart: session.scrapeRestart(),
     prometheus: prometheusPanelOf(session),
     endToEnd: summary.endToEnd,
+    servers: summary.servers,
     tablesMissing: summary.tablesMissing,
     overallSummaries: summary.overallSummaries,
     runSummaries: summary.runSummaries === null ? null : runSummariesJson(summary.runSummaries),

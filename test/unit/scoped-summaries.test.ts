@@ -40,6 +40,7 @@ function figuresOf(analysis: StreamAnalysis, roles: Readonly<Record<string, stri
     replicas: snapshot.replicas,
     findings: findings.findings(snapshot.stages, 200, roles),
     endToEnd: snapshot.endToEnd,
+    servers: snapshot.servers,
     tablesMissing: snapshot.tablesMissing,
     edges: snapshot.edges,
     legacyDictRequests: snapshot.legacyRequests,

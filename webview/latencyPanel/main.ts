@@ -570,6 +570,7 @@ function onSummary(next: SummaryResult): void {
       next.endToEnd?.ms ?? null,
       new Set((next.replicas ?? []).map((r) => r.stageKey)),
       noTableCauseOf(next),
+      (next.servers?.length ?? 0) >= 2,
     ),
   );
   table.setNoRequestsText(session === null ? null : emptyTableText(session, next));

@@ -2,7 +2,9 @@
 // request's end to end and, where the log prints one, its time per token (e2e_tpt or
 // e2e_time_per_token_ms), a 0.0 (no output token) said under the table, never a 0 ms. The
 // [OmniTiming] and legacy-dicts tables (timingModel.ts) end with these rows; a log with stage
-// tables shows them as their own table under the phase table, which has no end-to-end row.
+// tables shows them as their own table under the phase table, which has no end-to-end row. A log
+// that merges several servers' adds each server's end to end under them, over that server's own
+// requests (as analyze's "End to end per server"), so that a slow pod shows.
 import { maxOf, TIME_PER_TOKEN_LABEL, TIME_PER_TOKEN_SOURCE, timePerTokenLeftOut } from '../../server/shared';
 import type { Percentile, SummaryResult, TimePerTokenSummary } from '../../server/protocol';
 import type { ValueView } from '../shared/valueState';
@@ -108,15 +110,42 @@ function endToEndColumn(withTimePerToken: boolean): SummaryColumn {
   };
 }
 
+/** Each server's end to end, in a log that merges two servers' or more; none otherwise. */
+export function serverRows(summary: SummaryResult, pct: Percentile): RowView[] {
+  const servers = summary.servers ?? [];
+  if (servers.length < 2) return [];
+  return servers.map((s) => ({
+    row: {
+      key: `server:${s.server}`,
+      label: s.server,
+      role: 'server',
+      replica: null,
+      requestCount: s.e2eMs?.count ?? 0,
+      countTitle: (n) => `${n} of this server's ${s.requests} requests with a measured end-to-end time`,
+      stageId: null,
+    },
+    view: distributionView(
+      s.e2eMs,
+      pct,
+      `end to end of the requests of server ${s.server} (its lines' tag in the merged log)`,
+      'none of its requests printed an end-to-end time yet.',
+    ),
+  }));
+}
+
 /**
  * The end-to-end table beside a phase table: end to end and, where the log prints one, time per
- * token, as the CLI prints them; null for a log that prints neither (no end-to-end table then, as
- * in the CLI).
+ * token, as the CLI prints them, then each server's end to end in a merged log; null for a log
+ * that prints neither (no end-to-end table then, as in the CLI).
  */
 export function endToEndModel(summary: SummaryResult, pct: Percentile): SummaryModel | null {
   const perToken = timePerTokenRow(summary, pct);
   if (perToken === null && (summary.endToEnd?.ms.count ?? 0) === 0) return null;
-  const views = [endToEndRow(summary, pct, END_TO_END_SOURCE), ...(perToken === null ? [] : [perToken])];
+  const views = [
+    endToEndRow(summary, pct, END_TO_END_SOURCE),
+    ...(perToken === null ? [] : [perToken]),
+    ...serverRows(summary, pct),
+  ];
   const column = endToEndColumn(perToken !== null);
   return { columns: [column], rows: rowsWithBars(views, column), ...leftOutOf(summary) };
 }

@@ -30,7 +30,7 @@ import { PrometheusSection } from './prometheusSection';
 import { scrapeModel } from './scrapeModel';
 import { headline, summaryModel, trendLabel } from './summaryModel';
 import { edgeModel } from './edgeModel';
-import { endToEndModel } from './endToEndModel';
+import { endToEndModel, serverRows } from './endToEndModel';
 import { SummaryTable } from './summaryTable';
 import { legacyStatsOnly, timingModel } from './timingModel';
 import { overallCaption, overallModel } from './overallModel';
@@ -190,10 +190,11 @@ const endToEndTable = new SummaryTable(() => openPanel({}), {
 });
 // Its printed values left out of the percentiles (a 0.0 time per token), in the CLI's words.
 const endToEndLeftOut = h('p', { className: 'muted few-values-note', testId: 'e2e-left-out-note' });
+const endToEndSource = h('span', { className: 'muted source-note', text: 'per request, from the log' });
 const endToEndSection = h(
   'section',
   { className: 'e2e-section', testId: 'e2e-section', attrs: { 'aria-label': 'End to end' } },
-  h('h2', {}, 'End to end ', h('span', { className: 'muted source-note', text: 'per request, from the log' })),
+  h('h2', {}, 'End to end ', endToEndSource),
   h('div', { className: 'table-wrap' }, endToEndTable.el),
   endToEndLeftOut,
 );
@@ -367,6 +368,12 @@ function render(): void {
   const endToEnd = model === phaseModel ? endToEndModel(summary, state.percentile) : null;
   endToEndSection.hidden = endToEnd === null;
   if (endToEnd !== null) endToEndTable.update(endToEnd);
+  setText(
+    endToEndSource,
+    serverRows(summary, state.percentile).length > 0
+      ? 'per request, and per server of the merged log (each over its own requests)'
+      : 'per request, from the log',
+  );
   const endToEndNotes = endToEnd?.leftOut ?? [];
   endToEndLeftOut.hidden = endToEndNotes.length === 0;
   setText(endToEndLeftOut, endToEndNotes.length === 0 ? '' : `Left out of the percentiles: ${endToEndNotes.join(' ')}`);

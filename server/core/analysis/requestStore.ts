@@ -327,6 +327,11 @@ export class RequestStore implements RequestList {
     return this.entries[index]?.line;
   }
 
+  /** The server of request `index` in a log that merges several servers' (its lines' tag); null otherwise. */
+  serverAt(index: number): string | null {
+    return this.entries[index]?.rare?.server ?? null;
+  }
+
   /** The stage keys of request `index`, in column order. */
   stageKeysAt(index: number): readonly string[] {
     const entry = this.entries[index];

@@ -112,6 +112,8 @@ export interface LiveSummary {
   readonly edges: EdgeSummary[];
   readonly findings: Finding[];
   readonly endToEnd: EndToEndSummary | null;
+  /** Per server of a log that merges several servers' (ServerSummaries); null in a log of one. */
+  readonly servers: readonly ServerSummary[] | null;
   readonly tablesMissing: TablesMissing | null;
   readonly overallSummaries: OverallSummaries | null;
   /** Run-level summary dicts and blocks (runSummaries.ts), as printed; null when none. */
@@ -415,6 +417,7 @@ export class StreamAnalysis {
         ...this.engineFindings(this.selectedEngineLines()),
       ],
       endToEnd: this.endToEnd.summary(),
+      servers: this.servers.summary(),
       tablesMissing: this.tablesMissing.notice(this.debugLineRead, this.overallTableCount, this.statsTableAtDebugRead),
       overallSummaries: this.overall?.summary() ?? null,
       runSummaries: this.runSummaries.summaries(),

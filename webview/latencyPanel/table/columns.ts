@@ -196,6 +196,31 @@ export const REQUEST_ID_COLUMN: TableColumn = {
   cell: (r) => ({ text: r.requestId, state: 'text', value: null }),
 };
 
+/** Wide enough for a pod's tag (`pod/vllm-omni-0/vllm`); a longer one is cut, whole in its tooltip. */
+const SERVER_WIDTH = 190;
+
+/** In a log that merges several servers' (kubectl logs --prefix, docker compose logs, stern): the server that printed the request. */
+export const SERVER_COLUMN: TableColumn = {
+  id: 'server',
+  label: 'server',
+  group: 'request',
+  stageKey: null,
+  width: SERVER_WIDTH,
+  defaultDescending: false,
+  phase: null,
+  slowAbove: null,
+  read: (r) =>
+    r.server === undefined
+      ? { text: '', state: 'text', title: "no server's tag on its lines", value: null }
+      : {
+          text: r.server,
+          state: 'text',
+          title: `printed by server ${r.server} (its lines' tag in the merged log)`,
+          value: null,
+        },
+  cell: (r) => ({ text: r.server ?? '', state: 'text', value: null }),
+};
+
 /** The request's end to end, sorted by the explain target `e2e` (the same value). */
 function endToEndColumn(endToEnd: Distribution | null): TableColumn {
   return {
@@ -213,7 +238,7 @@ function endToEndColumn(endToEnd: Distribution | null): TableColumn {
 }
 
 /**
- * Request id, end to end, then per stage: input wait + ready queued when the stage measures
+ * Request id, the server in a merged log (`servers`), end to end, then per stage: input wait + ready queued when the stage measures
  * the input split (else queued), prefill, decode, TTFT, gen time, and its time to first
  * output where the stage prints one. `noTable`: why a missing stage table is missing (noTableCauseOf).
  */
@@ -224,8 +249,9 @@ export function tableColumns(
   endToEnd: Distribution | null = null,
   replicaStages: ReadonlySet<string> = new Set(),
   noTable: NoTableCause = 'info',
+  servers = false,
 ): TableColumn[] {
-  const out: TableColumn[] = [REQUEST_ID_COLUMN, endToEndColumn(endToEnd)];
+  const out: TableColumn[] = [REQUEST_ID_COLUMN, ...(servers ? [SERVER_COLUMN] : []), endToEndColumn(endToEnd)];
   const preempted = stages.some((s) => (s.fields[PREEMPTIONS_FIELD]?.max ?? 0) > 0);
   for (const stage of stages) {
     if (stage.replicaId !== null) continue;

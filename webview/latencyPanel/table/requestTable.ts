@@ -679,9 +679,18 @@ export class RequestTable {
     if (this.query.findingCode !== undefined) parts.push(`named by finding ${this.query.findingCode}`);
     if (this.query.sortBy !== undefined) {
       const name = sortKeyLabel(this.query.sortBy, this.columns, this.stageNames);
-      parts.push(
-        `sorted by ${name} ${this.query.descending === true ? '(largest first; unknown values last)' : '(smallest first; unknown values last)'}`,
-      );
+      // Ids and servers are text: in the order of their characters (a request of no server's tag last).
+      const text = this.query.sortBy === 'requestId' || this.query.sortBy === 'server';
+      const none = this.query.sortBy === 'server' ? '; requests of no server last' : '';
+      const order =
+        this.query.descending === true
+          ? text
+            ? `(Z to A${none})`
+            : '(largest first; unknown values last)'
+          : text
+            ? `(A to Z${none})`
+            : '(smallest first; unknown values last)';
+      parts.push(`sorted by ${name} ${order}`);
     }
     setText(this.status, parts.join(' · '));
     setData(this.status, 'total', this.total === null ? '' : String(this.total));

@@ -1,0 +1,57 @@
+// A log that merges two pods' (`kubectl logs --prefix`, the second pod restarted) in the
+// workspace, imported as a person would: right-click it in the Explorer, Import Log.... The side
+// panel's end-to-end table has each pod's row under the whole, with its own requests' numbers,
+// as `analyze`'s "End to end per server" gives them; Latency Details names each request's pod, and
+// sorts by it.
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { uiTest } from '../harness/ui';
+import { explorerRow, importFromContextMenu, sideBarWebview, waitText } from './uiHelpers';
+
+const MERGED = path.resolve(__dirname, '../../fixtures/logs/merged-kubectl-two-servers-restart.log');
+
+uiTest(
+  "Explorer: a merged log of two pods imports with each pod's end to end in the side panel",
+  async (wb) => {
+    await wb.page.setViewportSize({ width: 1400, height: 900 });
+    fs.copyFileSync(MERGED, path.join(wb.workspace, 'pods.log'));
+    await importFromContextMenu(wb, await explorerRow(wb, 'pods.log'));
+
+    const view = await sideBarWebview(wb, 60_000);
+    await waitText(view, '[data-testid="session-meta"]', (t) => /imported · 12 requests/.test(t), 'the 12 requests');
+    const rows = view.locator('[data-testid="e2e-summary"] [data-testid="e2e-row"]');
+    await waitText(view, '[data-testid="e2e-summary"]', (t) => t.includes('pod/vllm-omni-1/vllm'), "the pods' rows");
+    const texts = (await rows.allInnerTexts()).map((t) => t.replace(/\s+/g, ' ').trim());
+    assert.equal(texts.length, 3, texts.join(' | '));
+    assert.match(texts[0] ?? '', /^end to end ?n=12 .*1,425/);
+    assert.match(texts[1] ?? '', /^pod\/vllm-omni-0\/vllm ?server ?n=6 .*1,425/);
+    assert.match(texts[2] ?? '', /^pod\/vllm-omni-1\/vllm ?server ?n=6 .*1,425/);
+    await waitText(
+      view,
+      '[data-testid="e2e-section"] h2',
+      (t) => t.includes('per server of the merged log'),
+      'the heading',
+    );
+    await rows.nth(2).scrollIntoViewIfNeeded();
+
+    // Latency Details: a server column beside the request id, sorted by a click on its header.
+    await wb.runCommand('Stage Lens: Open Latency Details');
+    const panel = await wb.webview('Stage Lens: Latency Details');
+    await panel.locator('[data-testid="tab-requests"]').click();
+    const sort = panel.locator('[data-testid="sort"][data-sort-key="server"]');
+    await sort.click();
+    await waitText(panel, '[data-testid="request-id"][data-index="11"]', (t) => t !== '', 'the sorted rows');
+    const first = await panel.locator('[data-testid="request-row"]').first().innerText();
+    assert.match(first.replace(/\s+/g, ' '), /pod\/vllm-omni-0\/vllm/);
+    await sort.click();
+    await waitText(
+      panel,
+      '[data-testid="request-row"]',
+      (t) => t.includes('pod/vllm-omni-1/vllm'),
+      'the rows sorted Z to A',
+    );
+    await wb.screenshot('merged-servers-imported');
+  },
+  { timeoutMs: 120_000 },
+);

@@ -1,0 +1,114 @@
+// A log that merges two servers' (kubectl logs --prefix; the second pod restarted), imported over
+// a real connection to the language server: the summary the side panel gets carries each
+// server's end to end as `analyze` gives it, for the whole session and for one boot, the side
+// panel's end-to-end table has a row per server in the CLI table's numbers, and Latency Details a
+// server column that sorts.
+import assert from 'node:assert/strict';
+import * as path from 'node:path';
+import { test } from 'node:test';
+import { endToEndModel } from '../../webview/sidePanel/endToEndModel';
+import { tableColumns } from '../../webview/latencyPanel/table/columns';
+import { cliStdout } from './support/cliProcess';
+import { startLanguageServer, storageForFile } from './support/lspProcess';
+
+const LOG = path.resolve(__dirname, '..', 'fixtures', 'logs', 'merged-kubectl-two-servers-restart.log');
+const storage = storageForFile('stage-lens-merged-servers-');
+
+/** analyze --format json's `servers` (numbers at 3 decimals), of the whole log or one boot. */
+function cliServers(...args: string[]): unknown {
+  return (JSON.parse(cliStdout(['analyze', LOG, '--format', 'json', ...args])) as { servers?: unknown }).servers;
+}
+
+/** A summary's `servers` with its numbers at the JSON's 3 decimals. */
+function rounded(servers: unknown): unknown {
+  return JSON.parse(
+    JSON.stringify(servers, (_k, v: unknown) => (typeof v === 'number' ? Math.round(v * 1000) / 1000 : v)),
+  );
+}
+
+test(
+  "a merged log's session: each server's end to end, as analyze gives it, in the summary and the side panel",
+  { timeout: 90_000 },
+  async () => {
+    const lsp = await startLanguageServer(storage);
+    const session = await lsp.importLog(LOG);
+    const summary = await lsp.request('stageLens/summary', { sessionId: session.id });
+    assert.equal(summary.requestCount, 12);
+    assert.deepEqual(
+      summary.servers?.map((s) => [s.server, s.requests]),
+      [
+        ['pod/vllm-omni-0/vllm', 6],
+        ['pod/vllm-omni-1/vllm', 6],
+      ],
+    );
+    assert.deepEqual(rounded(summary.servers), cliServers());
+
+    const model = endToEndModel(summary, 'p50');
+    assert.deepEqual(
+      model?.rows.map((r) => [r.key, r.label, r.role, r.requestCount, r.cells['time']?.text]),
+      [
+        // analyze: `end to end  12  1,425 …`, then `pod/vllm-omni-0/vllm  6  6  1,425 …` per server.
+        ['e2e', 'end to end', '', 12, '1,425'],
+        ['server:pod/vllm-omni-0/vllm', 'pod/vllm-omni-0/vllm', 'server', 6, '1,425'],
+        ['server:pod/vllm-omni-1/vllm', 'pod/vllm-omni-1/vllm', 'server', 6, '1,425'],
+      ],
+    );
+    assert.equal(model?.rows[1]?.countTitle?.('6'), "6 of this server's 6 requests with a measured end-to-end time");
+
+    // Latency Details: a server column, sorted by it over the packed store.
+    const columns = tableColumns(summary.stages, {}, false, summary.endToEnd?.ms ?? null, new Set(), 'info', true);
+    assert.deepEqual(
+      columns.slice(0, 3).map((c) => c.id),
+      ['requestId', 'server', 'target:e2e'],
+    );
+    const page = await lsp.request('stageLens/requests', {
+      sessionId: session.id,
+      offset: 0,
+      limit: 50,
+      sortBy: 'server',
+    });
+    assert.deepEqual(
+      page.requests.map((r) => columns[1]?.cell(r).text),
+      [...Array<string>(6).fill('pod/vllm-omni-0/vllm'), ...Array<string>(6).fill('pod/vllm-omni-1/vllm')],
+    );
+    const down = await lsp.request('stageLens/requests', {
+      sessionId: session.id,
+      offset: 0,
+      limit: 1,
+      sortBy: 'server',
+      descending: true,
+    });
+    assert.equal(down.requests[0]?.server, 'pod/vllm-omni-1/vllm');
+
+    // One boot: the servers' requests of that boot, as analyze --boot gives them.
+    const boot = await lsp.request('stageLens/summary', { sessionId: session.id, scope: { boot: 2 } });
+    assert.deepEqual(rounded(boot.servers), cliServers('--boot', '2'));
+    assert.equal(boot.requestCount, 6);
+  },
+);
+
+test('a log of one server has no per-server rows', { timeout: 90_000 }, async () => {
+  const log = path.resolve(
+    __dirname,
+    '..',
+    'fixtures',
+    'upstream-rendered',
+    'qwen3tts-talker-first-audio-after-fix.log',
+  );
+  const lsp = await startLanguageServer(storage);
+  const session = await lsp.importLog(log);
+  const summary = await lsp.request('stageLens/summary', { sessionId: session.id });
+  assert.equal(summary.servers, null);
+  assert.deepEqual(
+    endToEndModel(summary, 'p50')?.rows.map((r) => r.key),
+    ['e2e'],
+  );
+  const page = await lsp.request('stageLens/requests', {
+    sessionId: session.id,
+    offset: 0,
+    limit: 50,
+    sortBy: 'server',
+  });
+  assert.equal(page.total, 6);
+  assert.ok(page.requests.every((r) => r.server === undefined));
+});
