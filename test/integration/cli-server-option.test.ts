@@ -179,17 +179,8 @@ test('--server names the servers when the log has no such one, and says when a l
 });
 
 test("compare --baseline-server A --candidate-server B of one merged log compares as the two servers' own logs do", () => {
-  const r = cli([
-    'compare',
-    MERGED,
-    MERGED,
-    '--baseline-server',
-    'omni-vllm-1',
-    '--candidate-server',
-    'omni-vllm-2',
-    '--format',
-    'json',
-  ]);
+  const pods = ['compare', MERGED, MERGED, '--baseline-server', 'omni-vllm-1', '--candidate-server', 'omni-vllm-2'];
+  const r = cli([...pods, '--format', 'json']);
   assert.equal(r.status, 0, r.stderr);
   type Compare = Record<string, unknown> & { baseline: Record<string, unknown>; candidate: Record<string, unknown> };
   const servers = JSON.parse(r.stdout) as Compare;
@@ -200,15 +191,7 @@ test("compare --baseline-server A --candidate-server B of one merged log compare
   assert.equal(baseline['server'], 'omni-vllm-1');
   assert.equal(candidate['server'], 'omni-vllm-2');
   assert.equal(baseline['requestCount'], 6);
-  const table = cli([
-    'compare',
-    MERGED,
-    MERGED,
-    '--baseline-server',
-    'omni-vllm-1',
-    '--candidate-server',
-    'omni-vllm-2',
-  ]);
+  const table = cli(pods);
   assert.equal(table.status, 0, table.stderr);
   assert.match(
     table.stdout,
