@@ -482,7 +482,7 @@ export async function analyzeStream(
     readonly excludeCold: boolean;
     readonly window: WindowSpec | null;
     readonly boot: number | null;
-    readonly server?: string | null;
+    readonly server: string | null;
   },
   sourceName: string,
   roles: Readonly<Record<string, string>>,
@@ -494,11 +494,11 @@ export async function analyzeStream(
   const { excludeCold } = scope;
   // A scrape has no requests for these to select: nothing is printed (the caller says why, scrapeSelection.ts).
   const refusedOnScrape = (kind: AnalyzeRead['kind']): boolean =>
-    kind === 'scrape' && (scope.window !== null || scope.boot !== null || (scope.server ?? null) !== null);
+    kind === 'scrape' && (scope.window !== null || scope.boot !== null || scope.server !== null);
   const window = {
     ...(scope.window === null ? {} : { window: scope.window }),
     ...(scope.boot === null ? {} : { boot: scope.boot }),
-    ...((scope.server ?? null) === null ? {} : { server: scope.server as string }),
+    ...(scope.server === null ? {} : { server: scope.server }),
   };
   const stageRoles = (): Readonly<Record<string, string>> => roles;
   // A config whose stages are not the log's is said to be so once, for the whole report; its

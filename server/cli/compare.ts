@@ -400,13 +400,13 @@ export async function runCompare(argv: string[]): Promise<number> {
   }
   const [baseline, candidate] = runs;
   markFullRun();
-  const bootProblem =
+  const selectionProblem =
     runBootProblem(baseline, 'baseline', baselineBoot as number | null) ??
     runBootProblem(candidate, 'candidate', candidateBoot as number | null) ??
     runServerProblem(baseline, 'baseline', baselineServer?.name ?? null) ??
     runServerProblem(candidate, 'candidate', candidateServer?.name ?? null);
-  if (bootProblem !== null) {
-    process.stderr.write(terminalText(`stage-lens compare: ${bootProblem}\n`));
+  if (selectionProblem !== null) {
+    process.stderr.write(terminalText(`stage-lens compare: ${selectionProblem}\n`));
     return 2;
   }
   // A scrape's histograms count every request since the server started, the cold ones too.

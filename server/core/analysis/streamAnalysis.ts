@@ -15,6 +15,7 @@ import { RequestStore } from './requestStore';
 import { StageSummaryBuilder } from './stageSummary';
 import { EndToEndBuilder } from './endToEnd';
 import { ServerSummaries, slowServerFinding, type ServerSummary } from './serverSummaries';
+import { ServerSelection } from './serverSelection';
 import { isStatsTableAtDebug, TablesMissingCounter } from './tablesMissing';
 import { legacyStatsFinding, legacyStatsNote } from './legacyStats';
 import { engineStatsOnlyFinding } from './engineStatsOnly';
@@ -247,9 +248,8 @@ export class StreamAnalysis {
   /** Requests per boot, before any selection: the boots a --boot may name. */
   private readonly bootRequests = new Map<number, number>();
   private bootOutside = 0;
-  /** Requests per server of a merged log in the boot selected, before the server and window select: the servers a --server may name ('' for untagged ones). */
-  private readonly serverRequests = new Map<string, number>();
-  private serverOutside = 0;
+  /** The server selected (options.server), counting the requests of the boot selected per server: the servers a --server may name. */
+  private readonly serverSelection: ServerSelection;
   private readonly windowTally = {
     outside: 0,
     untimed: 0,
@@ -275,6 +275,7 @@ export class StreamAnalysis {
     });
     this.summarizeEdges = options.edgeSummaries ?? true;
     this.summarize = options.summarize ?? true;
+    this.serverSelection = new ServerSelection(options.server ?? null);
     this.logEngineSeries =
       options.boot === undefined && options.server === undefined ? null : new EngineSeriesBuilder();
     this.scopeWords = requestScopeWords({
@@ -518,13 +519,7 @@ export class StreamAnalysis {
 
   /** With a server selected: the requests of other servers (left out) and the servers the log has; null without one. */
   serverCounts(): ServerCounts | null {
-    const server = this.options.server;
-    if (server === undefined) return null;
-    const servers = [...this.serverRequests]
-      .filter(([name]) => name !== '')
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-      .map(([name, requests]) => ({ server: name, requests }));
-    return { server, outside: this.serverOutside, servers, untagged: this.serverRequests.get('') ?? 0 };
+    return this.serverSelection.counts();
   }
 
   /**
@@ -780,9 +775,9 @@ export class StreamAnalysis {
     return this.options.boot === undefined || this.options.boot === boot;
   }
 
-  /** Whether a record or request of server `source` (undefined or null: no server's tag) is of the server selected (or none is). */
+  /** Whether a record of server `source` (undefined or null: no server's tag) is of the server selected (or none is). */
   private inServer(source: string | null | undefined): boolean {
-    return this.options.server === undefined || this.options.server === source;
+    return this.serverSelection.has(source);
   }
 
   /** Takes in a finalized request; false when it is outside the boot, the server or the window (left out). */
@@ -794,12 +789,7 @@ export class StreamAnalysis {
       return false;
     }
     // Counted within the boot selected: the servers a --server may name there.
-    if (this.options.server !== undefined) {
-      const server = request.server ?? '';
-      this.serverRequests.set(server, (this.serverRequests.get(server) ?? 0) + 1);
-    }
-    if (!this.inServer(request.server)) {
-      this.serverOutside += 1;
+    if (!this.serverSelection.keep(request)) {
       this.findingsBuilder.leaveOut(request);
       return false;
     }

@@ -15,6 +15,7 @@ import type { RunBoot, RunSamples } from './types';
 import type { BootCounts, ServerCounts } from '../analysis/types';
 import { isStatsTableAtDebug } from '../analysis/tablesMissing';
 import { requestScopeWords } from '../analysis/requestScope';
+import { ServerSelection } from '../analysis/serverSelection';
 
 export class LogRunReader {
   private readonly parsers = new Map<string, LogStreamParser>();
@@ -27,9 +28,8 @@ export class LogRunReader {
   /** Requests per boot, before the selection: the boots a selection may name. */
   private readonly bootRequests = new Map<number, number>();
   private bootOutside = 0;
-  /** Requests per server of a merged log in the boot selected ('' for untagged ones), with a server selected. */
-  private readonly serverRequests = new Map<string, number>();
-  private serverOutside = 0;
+  /** The server selected, counting the requests of the boot selected per server. */
+  private readonly servers: ServerSelection;
   private overallSummaryTables = 0;
   private debugLines = false;
   /** A stats table was printed at DEBUG: stage-tables-missing says the stage tables were cut out (tablesMissing.ts). */
@@ -44,8 +44,9 @@ export class LogRunReader {
   constructor(
     excludeCold: boolean,
     private readonly boot: number | null = null,
-    private readonly server: string | null = null,
+    server: string | null = null,
   ) {
+    this.servers = new ServerSelection(server);
     this.samples = new RunSamplesBuilder(excludeCold);
     // Cold starts left out of the quantiles are out of the findings too (as in analyze).
     this.findings = new FindingsBuilder(excludeCold);
@@ -88,12 +89,7 @@ export class LogRunReader {
 
   /** With a server selected: it, the requests of other servers (left out) and the servers the log has; null without one. */
   serverCounts(): ServerCounts | null {
-    if (this.server === null) return null;
-    const servers = [...this.serverRequests]
-      .filter(([name]) => name !== '')
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-      .map(([server, requests]) => ({ server, requests }));
-    return { server: this.server, outside: this.serverOutside, servers, untagged: this.serverRequests.get('') ?? 0 };
+    return this.servers.counts();
   }
 
   /** The boots that gave a request, in order, with the model each named (every boot, selected or not). */
@@ -171,9 +167,8 @@ export class LogRunReader {
     return this.boot === null || this.boot === boot;
   }
 
-  /** Whether a record or request of server `source` (none: no server's tag) is of the server selected (or none is). */
   private inServer(source: string | null | undefined): boolean {
-    return this.server === null || this.server === source;
+    return this.servers.has(source);
   }
 
   private accept(requests: readonly AnalyzedRequest[]): void {
@@ -183,14 +178,7 @@ export class LogRunReader {
         this.bootOutside += 1;
         continue;
       }
-      if (this.server !== null) {
-        const server = request.server ?? '';
-        this.serverRequests.set(server, (this.serverRequests.get(server) ?? 0) + 1);
-        if (server !== this.server) {
-          this.serverOutside += 1;
-          continue;
-        }
-      }
+      if (!this.servers.keep(request)) continue;
       this.samples.add(request);
       this.findings.add(request);
     }
