@@ -55,3 +55,40 @@ uiTest(
   },
   { timeoutMs: 120_000 },
 );
+
+const SAMPLE = path.resolve(__dirname, '../../../samples/qwen3-tts-first-audio-cold-start.log');
+
+uiTest(
+  "Over Time of a merged log: each pod's engines are gauges of their own, named by the pod",
+  async (wb) => {
+    await wb.page.setViewportSize({ width: 1400, height: 900 });
+    // The bundled sample as two pods printed it at once (the second under other request ids).
+    const lines = fs
+      .readFileSync(SAMPLE, 'utf8')
+      .split('\n')
+      .filter((l) => l !== '');
+    const merged = lines.flatMap((l) => [
+      `[pod/vllm-a-0/vllm] ${l}`,
+      `[pod/vllm-b-0/vllm] ${l.replaceAll('speech-', 'speechB-')}`,
+    ]);
+    fs.writeFileSync(path.join(wb.workspace, 'two-pods.log'), `${merged.join('\n')}\n`);
+    await importFromContextMenu(wb, await explorerRow(wb, 'two-pods.log'));
+    const view = await sideBarWebview(wb, 60_000);
+    await waitText(view, '[data-testid="session-meta"]', (t) => /imported · 50 requests/.test(t), 'the 50 requests');
+
+    await wb.runCommand('Stage Lens: Open Latency Details');
+    const panel = await wb.webview('Stage Lens: Latency Details');
+    await panel.locator('[data-testid="tab-spans"]').click();
+    const legend = await waitText(
+      panel,
+      '[data-testid="overtime-legend"]',
+      (t) => t.includes('pod/vllm-b-0/vllm'),
+      "the second pod's gauges",
+    );
+    for (const pod of ['pod/vllm-a-0/vllm', 'pod/vllm-b-0/vllm'])
+      for (const stage of ['stage 0', 'stage 1'])
+        assert.ok(legend.includes(`running ${pod}: ${stage}`), `${pod} ${stage} in: ${legend}`);
+    await wb.screenshot('merged-servers-over-time');
+  },
+  { timeoutMs: 120_000 },
+);
