@@ -161,12 +161,6 @@ export async function runAnalyze(argv: string[]): Promise<number> {
     return 2;
   }
   const serverName = server?.name ?? null;
-  if (serverName !== null && parsed.values.follow === true) {
-    process.stderr.write(
-      'stage-lens analyze: --server selects from a whole log; --follow shows it as it grows (run analyze without --follow)\n',
-    );
-    return 2;
-  }
   if (boot !== null && parsed.values.follow === true) {
     process.stderr.write(
       'stage-lens analyze: --boot selects from a whole log; --follow shows it as it grows (run analyze without --follow)\n',
@@ -238,6 +232,7 @@ export async function runAnalyze(argv: string[]): Promise<number> {
       title: `following ${source}`,
       excludeCold: parsed.values['exclude-cold'] === true,
       deployConfig,
+      server: serverName,
       durationSeconds: duration,
       refreshMs: 1000,
       out: process.stdout,

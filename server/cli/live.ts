@@ -12,6 +12,8 @@ import { terminalText } from '../core/textTable';
 import { Interrupts } from './interrupts';
 import { IdleFlush, idleWaitMs } from '../capture/idleFlush';
 import { deployConfigReport } from './deployConfigOption';
+import { noServerRequestYetText, serverNoteOf, unknownServerProblem } from '../core/analysis/serverWords';
+import { sentenceCase } from '../core/sentenceCase';
 
 /** The end of a source's stderr kept to show when it dies (its usage error, its traceback's end). */
 const STDERR_TAIL_BYTES = 4096;
@@ -31,6 +33,8 @@ export interface LiveOptions {
   readonly excludeCold?: boolean;
   /** The deploy config the log is read against (`--deploy-config`), checked and cited as `analyze` does. */
   readonly deployConfig?: string | null;
+  /** Only the requests of this server of a merged log (`analyze --follow --server`). */
+  readonly server?: string | null;
 }
 
 export async function runLive(options: LiveOptions): Promise<number> {
@@ -44,6 +48,7 @@ export async function runLive(options: LiveOptions): Promise<number> {
     stageRoles: () => roles,
     live: () => !whole,
     excludeCold: options.excludeCold === true,
+    ...(options.server === undefined || options.server === null ? {} : { server: options.server }),
   });
   const parsers = new Map<ChunkStream, LogStreamParser>();
   const tty = options.out.isTTY === true;
@@ -71,6 +76,10 @@ export async function runLive(options: LiveOptions): Promise<number> {
 
   const report = (final: boolean, now: number, foldWidth?: number): string[] => {
     const snapshot = analysis.snapshot();
+    const servers = analysis.serverCounts();
+    // The server selected has no request (yet): the others' requests are what the log has so far.
+    const otherServers = snapshot.requestCount === 0 ? unknownServerProblem(servers) : null;
+    const serverNote = serverNoteOf(servers);
     // A final summary says what the whole log holds; a live frame may be early. A source that
     // ended with an error printed nothing to analyze: the advice for a log without stats would be false.
     const noRequestYet =
@@ -79,13 +88,18 @@ export async function runLive(options: LiveOptions): Promise<number> {
         : final
           ? exitCode !== 0
             ? [`No request was read: ${options.title} ended (${lastError ?? 'an error'}) before printing one.`]
-            : null
-          : waitingLines((now - started) / 1000, firstOutputAt === null ? null : (now - firstOutputAt) / 1000);
+            : otherServers === null
+              ? null
+              : [`${sentenceCase(otherServers)}.`]
+          : otherServers !== null && servers !== null && servers.outside > 0
+            ? [noServerRequestYetText(servers)]
+            : waitingLines((now - started) / 1000, firstOutputAt === null ? null : (now - firstOutputAt) / 1000);
     const mismatch = snapshot.requestCount > 0 ? mismatchOf(snapshot) : null;
     return tableReport(withEvidence(snapshot, mismatch), {
       source: options.source.description,
       stageRoles: analysis.stageRoles(),
       ...(mismatch === null ? {} : { inputNote: mismatch }),
+      ...(serverNote === null ? {} : { windowNote: serverNote }),
       ...(noRequestYet === null ? {} : { noRequestYet }),
       ...(foldWidth === undefined ? {} : { foldWidth }),
     });
@@ -184,6 +198,12 @@ export async function runLive(options: LiveOptions): Promise<number> {
   analysis.flush();
   whole = true;
   renderFinal();
+  // A server the whole log has no request of: a usage problem, as analyze without --follow says it.
+  const serverProblem = unknownServerProblem(analysis.serverCounts());
+  if (exitCode === 0 && serverProblem !== null) {
+    options.err.write(terminalText(`stage-lens ${options.command}: ${serverProblem}\n`));
+    return 2;
+  }
   // Why it died, in its own words (a usage error, a traceback's end).
   if (exitCode !== 0) {
     const said = stderrTail.toString('utf8').trimEnd();

@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { runCli as cli } from './support/cliProcess';
+import { followLog, runCli as cli } from './support/cliProcess';
 import { tempFolder } from './support/tempFolder';
 
 const ROOT = path.resolve(__dirname, '..', '..');
@@ -34,6 +34,8 @@ function mergedLog(): string {
 }
 
 const MERGED = mergedLog();
+
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 interface Json {
   requests: { requestId: string; line: number; server?: string; stages: unknown; e2e: unknown }[];
@@ -173,9 +175,39 @@ test('--server names the servers when the log has no such one, and says when a l
     assert.equal(blank.status, 2, command);
     assert.match(blank.stderr, /--server needs a server's name as the report lists it/);
   }
-  const follow = cli(['analyze', MERGED, '--server', 'omni-vllm-1', '--follow']);
-  assert.equal(follow.status, 2);
-  assert.match(follow.stderr, /--server selects from a whole log; --follow shows it as it grows/);
+});
+
+test("analyze --follow --server: the final summary of a merged log written while followed is that server's, as analyze reads it", async () => {
+  const log = path.join(dir, 'followed-compose.log');
+  fs.writeFileSync(log, '');
+  const following = followLog(log, ['--server', 'omni-vllm-2']);
+  await sleep(800);
+  const bytes = fs.readFileSync(MERGED, 'utf8');
+  for (let at = 0; at < bytes.length; at += 20_000) {
+    fs.appendFileSync(log, bytes.slice(at, at + 20_000));
+    await sleep(100);
+  }
+  await sleep(1000);
+  const followed = await following.interrupt();
+  const atOnce = cli(['analyze', log, '--server', 'omni-vllm-2']);
+  assert.equal(atOnce.status, 0, atOnce.stderr);
+  assert.match(followed, /^Stage Lens: 6 requests, 2 stages from .*followed-compose\.log\n/);
+  assert.match(
+    followed,
+    /\nServer omni-vllm-2: the requests of that server only; 6 requests of omni-vllm-1 left out\.\n/,
+  );
+  assert.equal(followed, atOnce.stdout);
+  // A server the log has no request of: said, status 2, as without --follow.
+  const none = cli(['analyze', log, '--follow', '--duration', '1', '--server', 'vllm-2']);
+  assert.equal(none.status, 2);
+  assert.match(
+    none.stdout,
+    /\nThe log has no request of server 'vllm-2': its servers are omni-vllm-1 \(6 requests\) and omni-vllm-2 \(6 requests\); give the name as listed\.\n/,
+  );
+  assert.equal(
+    none.stderr,
+    "stage-lens analyze: the log has no request of server 'vllm-2': its servers are omni-vllm-1 (6 requests) and omni-vllm-2 (6 requests); give the name as listed\n",
+  );
 });
 
 test("compare --baseline-server A --candidate-server B of one merged log compares as the two servers' own logs do", () => {

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { LogStreamParser } from '../../server/core/log';
 import { StreamAnalysis } from '../../server/core/analysis/streamAnalysis';
 import { requestScopeWords } from '../../server/core/analysis/requestScope';
-import { serverNoteOf, unknownServerProblem } from '../../server/core/analysis/serverWords';
+import { noServerRequestYetText, serverNoteOf, unknownServerProblem } from '../../server/core/analysis/serverWords';
 import { runNameText } from '../../server/core/compare/format';
 import type { AnalyzedRequest } from '../../server/core/analysis/types';
 import { FIXTURES, utf8 } from './support/logHelpers';
@@ -110,6 +110,14 @@ test('a server the log lacks, untagged requests, and a scope in words', () => {
   assert.match(
     unknownServerProblem({ server: 'x', outside: 3, servers: [], untagged: 3 }) ?? '',
     /^the log has no request of server 'x': no line of it carries a server's tag/,
+  );
+  assert.equal(
+    noServerRequestYetText(counts),
+    "No request of server omni-vllm-3 yet: the log's servers so far are omni-vllm-1 (6 requests) and omni-vllm-2 (1 request).",
+  );
+  assert.equal(
+    noServerRequestYetText({ server: 'x', outside: 3, servers: [], untagged: 3 }),
+    "No request of server x yet: none of its lines so far carries a server's tag.",
   );
   assert.equal(requestScopeWords({ server: 'omni-vllm-2' }), 'server omni-vllm-2');
   assert.equal(

@@ -18,6 +18,15 @@ export function unknownServerProblem(counts: ServerCounts | null): string | null
   return `${head}: its servers are ${serverListText(counts.servers)}; give the name as listed`;
 }
 
+/** A followed log with requests of other servers only so far: which, while the one selected may still come. */
+export function noServerRequestYetText(counts: ServerCounts): string {
+  const others =
+    counts.servers.length === 0
+      ? "none of its lines so far carries a server's tag"
+      : `the log's servers so far are ${serverListText(counts.servers)}`;
+  return `No request of server ${counts.server} yet: ${others}.`;
+}
+
 /** The server kept and what it left out, in words (null: no server selected, or one the log lacks). */
 export function serverNoteOf(counts: ServerCounts | null): string | null {
   if (counts === null || unknownServerProblem(counts) !== null) return null;

@@ -52,8 +52,8 @@ export interface FollowingCli {
 }
 
 /** Starts `stage-lens analyze --follow <log>`, killed after 60 s if still running. */
-export function followLog(log: string): FollowingCli {
-  const child = spawn(process.execPath, [CLI, 'analyze', '--follow', log], { cwd: ROOT, timeout: 60_000 });
+export function followLog(log: string, args: readonly string[] = []): FollowingCli {
+  const child = spawn(process.execPath, [CLI, 'analyze', '--follow', log, ...args], { cwd: ROOT, timeout: 60_000 });
   let stdout = '';
   let stderr = '';
   child.stdout.setEncoding('utf8').on('data', (s: string) => (stdout += s));
