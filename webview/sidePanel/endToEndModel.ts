@@ -111,7 +111,7 @@ function endToEndColumn(withTimePerToken: boolean): SummaryColumn {
 }
 
 /** Each server's end to end, in a log that merges two servers' or more; none otherwise. */
-export function serverRows(summary: SummaryResult, pct: Percentile): RowView[] {
+function serverRows(summary: SummaryResult, pct: Percentile): RowView[] {
   const servers = summary.servers ?? [];
   if (servers.length < 2) return [];
   return servers.map((s) => ({

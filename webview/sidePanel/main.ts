@@ -30,7 +30,7 @@ import { PrometheusSection } from './prometheusSection';
 import { scrapeModel } from './scrapeModel';
 import { headline, summaryModel, trendLabel } from './summaryModel';
 import { edgeModel } from './edgeModel';
-import { endToEndModel, serverRows } from './endToEndModel';
+import { endToEndModel } from './endToEndModel';
 import { SummaryTable } from './summaryTable';
 import { legacyStatsOnly, timingModel } from './timingModel';
 import { overallCaption, overallModel } from './overallModel';
@@ -370,7 +370,7 @@ function render(): void {
   if (endToEnd !== null) endToEndTable.update(endToEnd);
   setText(
     endToEndSource,
-    serverRows(summary, state.percentile).length > 0
+    endToEnd?.rows.some((r) => r.role === 'server') === true
       ? 'per request, and per server of the merged log (each over its own requests)'
       : 'per request, from the log',
   );
