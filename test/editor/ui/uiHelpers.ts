@@ -172,9 +172,20 @@ export async function explorerRow(wb: Workbench, name: string): Promise<Locator>
 
 /** Right-click on `row` (a file, or one of the files selected), then Import Log... on its context menu. */
 export async function importFromContextMenu(wb: Workbench, row: Locator): Promise<void> {
-  await row.click({ button: 'right' });
   const item = wb.page.locator('.monaco-menu .action-item', { hasText: 'Import Log...' });
-  await item.waitFor({ state: 'visible', timeout: 10_000 });
+  // A menu opened before the workbench has the extension's contributions lacks the item: it is
+  // closed and opened again (seen on a loaded machine, a window's first seconds).
+  const deadline = Date.now() + 45_000;
+  for (;;) {
+    await row.click({ button: 'right' });
+    const shown = await item
+      .waitFor({ state: 'visible', timeout: 5_000 })
+      .then(() => true)
+      .catch(() => false);
+    if (shown) break;
+    if (Date.now() > deadline) await item.waitFor({ state: 'visible', timeout: 1 });
+    await wb.page.keyboard.press('Escape');
+  }
   await item.hover();
   await item.click();
   // A click while the menu still settles can be lost; the item is then the highlighted one.
