@@ -464,6 +464,11 @@ export interface SummaryResult {
   /** The session's server boots when it has two or more with requests; absent or null: fewer. */
   readonly boots?: SessionBoots | null;
   /**
+   * The servers of a session whose log merges several (kubectl logs --prefix, docker compose
+   * logs, stern), as the views offer them; absent or null: fewer than two servers with requests.
+   */
+  readonly sessionServers?: SessionServers | null;
+  /**
    * The session's log has a line at DEBUG: with no stats table, the server lacks --log-stats, not
    * the DEBUG level (the empty views say so). Absent reads as false.
    */
@@ -492,6 +497,19 @@ export interface SessionBoots {
   readonly pipelines: readonly string[];
   /** The boot this summary is over (`scope.boot`); null: every boot. */
   readonly selected: number | null;
+}
+
+/**
+ * The servers of a merged log, as the views offer them: one server's numbers are `scope.server`'s
+ * (the requests `analyze --server` keeps).
+ */
+export interface SessionServers {
+  /** Every server with requests, by name, over all of the session's requests (not only the summary's). */
+  readonly servers: readonly { readonly server: string; readonly requests: number }[];
+  /** Requests no server's tag named (lines of the merged stream without a tag). */
+  readonly untaggedRequests: number;
+  /** The server this summary is over (`scope.server`); null: every server. */
+  readonly selected: string | null;
 }
 
 /** What the side panel shows of a Prometheus session beside its per-replica histogram rows. */
@@ -1009,6 +1027,8 @@ export type WebviewToHost =
   | { readonly type: 'querySpans'; readonly seq: number; readonly scope?: ExplainScope }
   /** The boot the view's summary (and the side panel's tail) is over, for that session; null: every boot. */
   | { readonly type: 'selectBoot'; readonly sessionId: string; readonly boot: number | null }
+  /** The server of a merged log the view's summary (and the side panel's tail) is over, for that session; null: every server. */
+  | { readonly type: 'selectServer'; readonly sessionId: string; readonly server: string | null }
   | { readonly type: 'queryTail'; readonly seq: number; readonly params: TailQuery }
   | { readonly type: 'queryLoad'; readonly seq: number; readonly params: LoadQuery }
   | { readonly type: 'queryOverTime'; readonly seq: number; readonly params: OverTimeQuery }

@@ -75,6 +75,7 @@ export {
   viewBootNote,
   type ViewBoots,
 } from './core/analysis/bootWords';
+export { allServersLabel, serverPickLabel, viewServerNote } from './core/analysis/serverWords';
 export { noStageStatsText } from './core/analysis/noStageStats';
 export { unreadableInputFinding } from './core/analysis/unreadableInput';
 export { withVisibleControls } from './core/textTable';

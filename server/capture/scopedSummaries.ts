@@ -1,4 +1,4 @@
-// The figures a scoped summary (one boot, a time window, cold left out) reads from its requests,
+// The figures a scoped summary (one boot, one server, a time window, cold left out) reads from its requests,
 // kept per scope: every view asks again on each change of the session (the status bar for the
 // last boot, a panel for its pick), and a summary is built over every request in scope. A
 // request's row never changes once analysed and rows are only appended, so a scope's rows are
@@ -49,7 +49,7 @@ export class ScopedSummaryCache {
     statsTablesAtDebug: boolean,
     compute: () => ScopedFigures,
   ): ScopedFigures {
-    const scopeKey = JSON.stringify([scope.fromMs, scope.toMs, scope.excludeCold === true, scope.boot]);
+    const scopeKey = JSON.stringify([scope.fromMs, scope.toMs, scope.excludeCold === true, scope.boot, scope.server]);
     const key = `${scopeKey}|${rows.length}|${rows.length === 0 ? -1 : rows[rows.length - 1]}|${this.rolesId(roles)}|${debugLines ? 1 : 0}${statsTablesAtDebug ? 1 : 0}`;
     const kept = this.kept.get(key);
     if (kept !== undefined) return kept;

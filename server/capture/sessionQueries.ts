@@ -32,6 +32,7 @@ import type {
   RequestPageParams,
   RequestSpans,
   SessionBoots,
+  SessionServers,
   SummaryResult,
 } from '../protocol';
 import type { Session } from './session';
@@ -69,6 +70,13 @@ export function scopeMaskOf(session: Session): ScopeMask {
 /** The session's boots when it has several with requests, with the boot `scope` keeps. */
 function sessionBoots(session: Session, scope: ExplainScope | undefined): SessionBoots | null {
   return viewBootsOf(session.bootPipelines(), scope?.boot ?? null);
+}
+
+/** The servers of a merged log (two or more with requests), with the server `scope` keeps; null for a log of one server. */
+function sessionServers(session: Session, scope: ExplainScope | undefined): SessionServers | null {
+  const { servers, untagged } = session.explainIndex.serverCounts();
+  if (servers.length < 2) return null;
+  return { servers, untaggedRequests: untagged, selected: scope?.server ?? null };
 }
 
 /** Stage and edge summaries and findings of some of the session's requests (positions). */
@@ -165,6 +173,7 @@ function summaryOf(
     runSummaries: null,
     edges: figures.edges,
     boots: sessionBoots(session, scope),
+    sessionServers: sessionServers(session, scope),
     debugLines: session.debugLines,
     statsTablesAtDebug: session.statsTablesAtDebug,
   };
@@ -176,15 +185,17 @@ function scopedSummary(session: Session, scope: ExplainScope): SummaryResult {
   const roles = stageRolesOfSession(session.info);
   const view = {
     ...(scope.boot === undefined ? {} : { boot: scope.boot }),
+    ...(scope.server === undefined ? {} : { server: scope.server }),
     window: scope.fromMs !== undefined || scope.toMs !== undefined,
     excludeCold: scope.excludeCold === true,
   };
   const figures = session.scopedSummaries.get(scope, rows, roles, session.debugLines, session.statsTablesAtDebug, () =>
     figuresOver(session, rows, roles, view),
   );
-  // The engine lines of the boot and of the window on the log clock, as the window's requests are chosen.
+  // The engine lines of the boot, of the server and of the window on the log clock, as the window's requests are chosen.
   const lines = {
     ...(scope.boot === undefined ? {} : { boot: scope.boot }),
+    ...(scope.server === undefined ? {} : { server: scope.server }),
     ...(view.window
       ? {
           window: {
@@ -234,6 +245,7 @@ export function sessionSummary(session: Session, windowSeconds?: number, scope?:
     runSummaries: summary.runSummaries === null ? null : runSummariesJson(summary.runSummaries),
     edges: summary.edges,
     boots: sessionBoots(session, undefined),
+    sessionServers: sessionServers(session, undefined),
     debugLines: summary.debugLines,
     statsTablesAtDebug: summary.statsTablesAtDebug,
   };

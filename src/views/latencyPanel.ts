@@ -117,6 +117,9 @@ export class LatencyPanel implements vscode.Disposable {
       case 'selectBoot':
         this.feed?.selectBoot(message.sessionId, message.boot);
         break;
+      case 'selectServer':
+        this.feed?.selectServer(message.sessionId, message.server);
+        break;
       default:
         break;
     }

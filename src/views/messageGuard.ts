@@ -24,6 +24,10 @@ const optStr = (v: unknown): boolean => v === undefined || typeof v === 'string'
 const optInt = (v: unknown): boolean => v === undefined || isInt(v);
 /** A server boot number (0: requests before the log's first boot marker). */
 const isBoot = (v: unknown): v is number => isInt(v) && v >= 0;
+/** Longest server name accepted: a tag of a merged log (`pod/vllm-omni-0/vllm`), never this long. */
+export const MAX_SERVER_NAME = 512;
+/** A server of a merged log, by the name its lines' tag gives it. */
+const isServer = (v: unknown): v is string => typeof v === 'string' && v.length > 0 && v.length <= MAX_SERVER_NAME;
 
 /** Largest page the host asks the server for; the request table asks for pages of 50 (PAGE_SIZE in webview/latencyPanel/table/requestTable.ts). */
 export const MAX_PAGE = 1000;
@@ -39,11 +43,11 @@ const isNum = (v: unknown): v is number => typeof v === 'number' && Number.isFin
 const isTarget = (v: unknown): v is string => typeof v === 'string' && v.length > 0 && v.length <= MAX_TARGET;
 const isQuantile = (v: unknown): v is TailQuantile => (QUANTILES as readonly unknown[]).includes(v);
 
-/** A scope: numbers, a boolean and a boot number only; undefined when absent, null when malformed. */
+/** A scope: numbers, a boolean, a boot number and a server name only; undefined when absent, null when malformed. */
 function scopeOf(v: unknown): ExplainScope | undefined | null {
   if (v === undefined) return undefined;
   if (!isObj(v)) return null;
-  const out: { fromMs?: number; toMs?: number; excludeCold?: boolean; boot?: number } = {};
+  const out: { fromMs?: number; toMs?: number; excludeCold?: boolean; boot?: number; server?: string } = {};
   if (v['fromMs'] !== undefined) {
     if (!isNum(v['fromMs'])) return null;
     out.fromMs = v['fromMs'];
@@ -59,6 +63,10 @@ function scopeOf(v: unknown): ExplainScope | undefined | null {
   if (v['boot'] !== undefined) {
     if (!isBoot(v['boot'])) return null;
     out.boot = v['boot'];
+  }
+  if (v['server'] !== undefined) {
+    if (!isServer(v['server'])) return null;
+    out.server = v['server'];
   }
   return out;
 }
@@ -206,6 +214,10 @@ export function parseWebviewMessage(raw: unknown): WebviewToHost | null {
     case 'selectBoot':
       return typeof raw['sessionId'] === 'string' && (raw['boot'] === null || isBoot(raw['boot']))
         ? { type: 'selectBoot', sessionId: raw['sessionId'], boot: raw['boot'] }
+        : null;
+    case 'selectServer':
+      return typeof raw['sessionId'] === 'string' && (raw['server'] === null || isServer(raw['server']))
+        ? { type: 'selectServer', sessionId: raw['sessionId'], server: raw['server'] }
         : null;
     case 'runCommand':
       return isWebviewCommand(raw['command']) ? { type: 'runCommand', command: raw['command'] } : null;

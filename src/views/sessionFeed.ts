@@ -3,8 +3,8 @@
 // and changes that arrive meanwhile are folded into one more round. A summary equal to
 // the last one posted is not posted again. A target that wants it also gets the session's
 // tail attribution (the side panel's "Why p99 is slow") after each new summary, at most
-// once a second. A view that picked one server boot of the session gets that boot's summary and
-// tail instead. No vscode runtime (unit-tested in Node).
+// once a second. A view that picked one server boot of the session, or one server of a merged
+// log, gets the summary and tail of those requests instead. No vscode runtime (unit-tested in Node).
 //
 // Nothing may hold the feed: VS Code keeps webview.postMessage's promise unsettled until the
 // webview's frame is ready, which a frame that is replaced or never shown may never be, so
@@ -70,6 +70,8 @@ export class SessionFeed implements Disposable {
   private readonly tailHealth: AnswerHealth;
   /** The server boot the view picked, in the session it picked it in; null: every boot. */
   private boot: { readonly sessionId: string; readonly boot: number } | null = null;
+  /** The server of a merged log the view picked, in the session it picked it in; null: every server. */
+  private server: { readonly sessionId: string; readonly server: string } | null = null;
 
   constructor(
     private readonly source: LatencyDataSource,
@@ -106,21 +108,38 @@ export class SessionFeed implements Disposable {
   /** The view picked one server boot of the session (null: every boot): its summary and tail are that boot's from now on. */
   selectBoot(sessionId: string, boot: number | null): void {
     this.boot = boot === null ? null : { sessionId, boot };
+    this.scopeChanged();
+  }
+
+  /** The view picked one server of the session's merged log (null: every server): its summary and tail are that server's from now on. */
+  selectServer(sessionId: string, server: string | null): void {
+    this.server = server === null ? null : { sessionId, server };
+    this.scopeChanged();
+  }
+
+  private scopeChanged(): void {
     this.lastSummary = null;
     this.lastTail = null;
     this.tailAt = Number.NEGATIVE_INFINITY;
     this.changed();
   }
 
-  /** The scope of the boot picked in `session`, as query params. */
-  private scopeOf(session: SessionInfo): { readonly scope?: { readonly boot: number } } {
+  /** The scope of the boot and server picked in `session`, as query params (both picked: the server's requests of that boot). */
+  private scopeOf(session: SessionInfo): { readonly scope?: { readonly boot?: number; readonly server?: string } } {
     const boot = this.bootOf(session);
-    return boot === null ? {} : { scope: { boot } };
+    const server = this.serverOf(session);
+    if (boot === null && server === null) return {};
+    return { scope: { ...(boot === null ? {} : { boot }), ...(server === null ? {} : { server }) } };
   }
 
   /** The boot picked in `session`; null: every boot (none picked, or picked in another session). */
   private bootOf(session: SessionInfo): number | null {
     return this.boot !== null && this.boot.sessionId === session.id ? this.boot.boot : null;
+  }
+
+  /** The server picked in `session`; null: every server (none picked, or picked in another session). */
+  private serverOf(session: SessionInfo): string | null {
+    return this.server !== null && this.server.sessionId === session.id ? this.server.server : null;
   }
 
   /** The webview (re)loaded: post session and summary again, now. Resolves when posted. */
@@ -180,7 +199,7 @@ export class SessionFeed implements Disposable {
     }
     if (session === null || this.disposed) return;
     try {
-      // One boot's summary is this view's alone; every boot's is asked once for all views.
+      // One boot's or server's summary is this view's alone; the whole session's is asked once for all views.
       const scoped = this.scopeOf(session);
       const asked =
         scoped.scope === undefined

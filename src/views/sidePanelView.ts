@@ -61,6 +61,9 @@ export class SidePanelViewProvider implements vscode.WebviewViewProvider, vscode
       case 'selectBoot':
         this.feed?.selectBoot(message.sessionId, message.boot);
         break;
+      case 'selectServer':
+        this.feed?.selectServer(message.sessionId, message.server);
+        break;
       case 'runCommand':
         void runWebviewCommand(message.command, post);
         break;

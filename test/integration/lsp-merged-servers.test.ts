@@ -112,3 +112,74 @@ test('a log of one server has no per-server rows', { timeout: 90_000 }, async ()
   assert.equal(page.total, 6);
   assert.ok(page.requests.every((r) => r.server === undefined));
 });
+
+test(
+  "one server of a merged log's session: its summary is analyze --server's, and every query keeps its requests",
+  { timeout: 90_000 },
+  async () => {
+    const A = 'pod/vllm-omni-0/vllm';
+    const B = 'pod/vllm-omni-1/vllm';
+    const lsp = await startLanguageServer(storage);
+    const session = await lsp.importLog(LOG);
+    const whole = await lsp.request('stageLens/summary', { sessionId: session.id });
+    const offered = {
+      servers: [
+        { server: A, requests: 6 },
+        { server: B, requests: 6 },
+      ],
+      untaggedRequests: 0,
+    };
+    assert.deepEqual(whole.sessionServers, { ...offered, selected: null });
+
+    // analyze --server B: its requests, servers and end to end.
+    const cli = JSON.parse(cliStdout(['analyze', LOG, '--format', 'json', '--server', B])) as {
+      requests: unknown[];
+      servers: unknown;
+      endToEnd: { count: number; p50: number; p90: number; max: number };
+    };
+    const one = await lsp.request('stageLens/summary', { sessionId: session.id, scope: { server: B } });
+    assert.equal(one.requestCount, cli.requests.length);
+    assert.equal(one.requestCount, 6);
+    // The pick offers every server still, and says which one the numbers are over.
+    assert.deepEqual(one.sessionServers, { ...offered, selected: B });
+    assert.deepEqual(rounded(one.servers), cli.servers);
+    const e2e = rounded(one.endToEnd?.ms) as { count: number; p50: number; p90: number; max: number };
+    assert.deepEqual(
+      [e2e.count, e2e.p50, e2e.p90, e2e.max],
+      [cli.endToEnd.count, cli.endToEnd.p50, cli.endToEnd.p90, cli.endToEnd.max],
+    );
+
+    // One server's boot: analyze --server B --boot 2.
+    const cliBoot = JSON.parse(cliStdout(['analyze', LOG, '--format', 'json', '--server', B, '--boot', '2'])) as {
+      servers: unknown;
+    };
+    const boot = await lsp.request('stageLens/summary', { sessionId: session.id, scope: { server: B, boot: 2 } });
+    assert.equal(boot.requestCount, 3);
+    assert.deepEqual(rounded(boot.servers), cliBoot.servers);
+
+    // Latency Details' table, the Each request chart and the tail keep the same requests.
+    const page = await lsp.request('stageLens/requests', {
+      sessionId: session.id,
+      offset: 0,
+      limit: 50,
+      scope: { server: B },
+    });
+    assert.equal(page.total, 6);
+    assert.ok(page.requests.every((r) => r.server === B));
+    const spans = await lsp.request('stageLens/requestSpans', { sessionId: session.id, scope: { server: A } });
+    assert.equal(spans.requestIds.length, 6);
+    const tail = await lsp.request('stageLens/tailAttribution', {
+      sessionId: session.id,
+      target: 'e2e',
+      quantile: 'p90',
+      scope: { server: B },
+    });
+    assert.equal(tail.tails.length, 1);
+    assert.equal(tail.tails[0]?.scopeCount, 6);
+
+    // A name the session has no request of: no request, and the pick still offers the real ones.
+    const none = await lsp.request('stageLens/summary', { sessionId: session.id, scope: { server: 'pod/gone/vllm' } });
+    assert.equal(none.requestCount, 0);
+    assert.deepEqual(none.sessionServers?.servers, offered.servers);
+  },
+);

@@ -245,6 +245,14 @@ describe('stored state', () => {
     assert.deepEqual(s.histogram, DEFAULT_PANEL_STATE.histogram);
     assert.equal(s.spansView, null);
     assert.equal(s.percentile, 'p50');
+    // One server of a merged log: its name, else every server.
+    assert.equal(
+      sanitizePanelState({ scope: { server: 'pod/vllm-omni-0/vllm', boot: 2 } }).scope.server,
+      'pod/vllm-omni-0/vllm',
+    );
+    assert.equal(sanitizePanelState({ scope: { server: 'pod/vllm-omni-0/vllm', boot: 2 } }).scope.boot, 2);
+    for (const server of ['', 7, null, { name: 'pod/a' }])
+      assert.equal(sanitizePanelState({ scope: { server } }).scope.server, null, JSON.stringify(server));
   });
 
   test('a new session forgets rows and selection but keeps view choices', () => {
@@ -265,6 +273,16 @@ describe('stored state', () => {
       [s.sessionId, s.tab, s.sortBy, s.scrollTop, s.selectedIndex, s.openRequestId, s.filterText],
       ['b', 'requests', 'requestId', 0, -1, null, ''],
     );
+    // The boot and server picked are the old session's: the new one shows every request; exclude cold stays.
+    const picked = forNewSession(
+      {
+        ...DEFAULT_PANEL_STATE,
+        sessionId: 'a',
+        scope: { fromMs: 1, toMs: 2, excludeCold: true, boot: 2, server: 'pod/a' },
+      },
+      'b',
+    );
+    assert.deepEqual(picked.scope, { fromMs: null, toMs: null, excludeCold: true, boot: null, server: null });
   });
 
   test('the side panel keeps well-formed trends of at most a few sessions, each bounded', () => {
@@ -286,11 +304,19 @@ describe('stored state', () => {
         { sessionId: 'a', points: [{ n: 3, p50: 3, p90: 3, p99: 3 }] },
       ],
       boot: null,
+      server: null,
     });
     // A boot picked: a session id and a boot number, else none.
     assert.deepEqual(sanitizeSideState({ boot: { sessionId: 'a', boot: 2 } }).boot, { sessionId: 'a', boot: 2 });
     for (const boot of [{ sessionId: 'a', boot: -1 }, { sessionId: 'a', boot: 1.5 }, { boot: 2 }, 'boot 2'])
       assert.equal(sanitizeSideState({ boot }).boot, null);
+    // A server picked: a session id and a server's name (the log's text, kept as is), else none.
+    assert.deepEqual(sanitizeSideState({ server: { sessionId: 'a', server: '<img src=x onerror=alert(1)>' } }).server, {
+      sessionId: 'a',
+      server: '<img src=x onerror=alert(1)>',
+    });
+    for (const server of [{ sessionId: 'a', server: '' }, { sessionId: 'a', server: 3 }, { server: 'pod/a' }, 'pod/a'])
+      assert.equal(sanitizeSideState({ server }).server, null);
     let t: readonly TrendPoint[] = [{ n: 1, p50: 1, p90: 2, p99: null }];
     t = pushTrend(t, { n: 1, p50: 5, p90: 5, p99: 5 });
     assert.equal(t.length, 1);

@@ -151,6 +151,62 @@ describe('session feed', () => {
     feed.dispose();
   });
 
+  test("a server picked: the summary and the tail are that server's, with the boot picked too, in its session only", async () => {
+    const source = new FakeSource();
+    const posted: HostToWebview[] = [];
+    const feed = new SessionFeed(
+      source,
+      { post: (m) => void posted.push(m), isVisible: () => true, wantsTail: true },
+      5,
+    );
+    await feed.resend();
+    source.calls = [];
+    feed.selectServer('s1', 'pod/vllm-omni-0/vllm');
+    await until(() => source.calls.length >= 2);
+    await tick();
+    const sorted = (): { method: string; params: unknown }[] =>
+      [...source.calls].sort((a, b) => a.method.localeCompare(b.method));
+    assert.deepEqual(sorted(), [
+      { method: 'stageLens/summary', params: { sessionId: 's1', scope: { server: 'pod/vllm-omni-0/vllm' } } },
+      { method: 'stageLens/tailAttribution', params: { sessionId: 's1', scope: { server: 'pod/vllm-omni-0/vllm' } } },
+    ]);
+    // A boot picked as well: that server's requests of that boot.
+    source.calls = [];
+    feed.selectBoot('s1', 2);
+    await until(() => source.calls.length >= 2);
+    await tick(1100);
+    assert.deepEqual(sorted(), [
+      { method: 'stageLens/summary', params: { sessionId: 's1', scope: { boot: 2, server: 'pod/vllm-omni-0/vllm' } } },
+      {
+        method: 'stageLens/tailAttribution',
+        params: { sessionId: 's1', scope: { boot: 2, server: 'pod/vllm-omni-0/vllm' } },
+      },
+    ]);
+    // (A tail round a pick scheduled may ask too: the summary asked is what is checked.)
+    const summaryAsked = async (): Promise<unknown> => {
+      await until(() => source.calls.some((c) => c.method === 'stageLens/summary'));
+      return source.calls.find((c) => c.method === 'stageLens/summary')?.params;
+    };
+    // Another session shows every server and boot: the picks were made in s1.
+    source.calls = [];
+    source.current = session('s2');
+    source.fire();
+    assert.deepEqual(await summaryAsked(), { sessionId: 's2' });
+    // A server picked in s2 replaces s1's; back in s1, its boot is still picked, its server not.
+    feed.selectServer('s2', 'web-1');
+    source.current = session('s1');
+    source.calls = [];
+    source.fire();
+    assert.deepEqual(await summaryAsked(), { sessionId: 's1', scope: { boot: 2 } });
+    // Back to every server and boot: the shared summary again.
+    feed.selectServer('s1', null);
+    feed.selectBoot('s1', null);
+    source.calls = [];
+    source.fire();
+    assert.deepEqual(await summaryAsked(), { sessionId: 's1' });
+    feed.dispose();
+  });
+
   test('resend posts the session (with role names) and then its summary', async () => {
     const source = new FakeSource();
     const { feed, posted } = feedWith(source);

@@ -17,7 +17,7 @@ import type {
   TailAttributionResult,
 } from '../../server/protocol';
 import type { LatencyDataSource } from '../../src/views/dataSource';
-import { parseWebviewMessage } from '../../src/views/messageGuard';
+import { MAX_SERVER_NAME, parseWebviewMessage } from '../../src/views/messageGuard';
 import { answerPanelQuery } from '../../src/views/panelQueries';
 import { SessionFeed, TAIL_REFRESH_MS } from '../../src/views/sessionFeed';
 import { additiveTail } from '../../server/shared';
@@ -96,6 +96,90 @@ describe('message guard: the why-views', () => {
     });
     for (const bad of [{ sessionId: 's1' }, { sessionId: 's1', boot: -2 }, { boot: 1 }])
       assert.equal(parseWebviewMessage({ type: 'selectBoot', ...bad }), null);
+    // One server of a merged log: its name (the log's text, up to MAX_SERVER_NAME), with a boot too.
+    const longest = 'p'.repeat(MAX_SERVER_NAME);
+    assert.equal(MAX_SERVER_NAME, 512);
+    assert.deepEqual(
+      parseWebviewMessage({
+        type: 'queryTail',
+        seq: 5,
+        params: { scope: { server: 'pod/vllm-omni-0/vllm', boot: 1, extra: 'x' } },
+      }),
+      { type: 'queryTail', seq: 5, params: { scope: { boot: 1, server: 'pod/vllm-omni-0/vllm' } } },
+    );
+    assert.deepEqual(parseWebviewMessage({ type: 'querySpans', seq: 6, scope: { server: longest } }), {
+      type: 'querySpans',
+      seq: 6,
+      scope: { server: longest },
+    });
+    assert.deepEqual(
+      parseWebviewMessage({
+        type: 'queryRequests',
+        seq: 7,
+        params: { offset: 0, limit: 50, scope: { server: '<img src=x onerror=alert(1)>' } },
+      }),
+      {
+        type: 'queryRequests',
+        seq: 7,
+        params: { offset: 0, limit: 50, scope: { server: '<img src=x onerror=alert(1)>' } },
+      },
+    );
+    assert.deepEqual(
+      parseWebviewMessage({
+        type: 'queryHistogram',
+        seq: 8,
+        params: { stageKey: '0', metric: 'split:prefillMs', bins: 40, scope: { server: 'web-1' } },
+      }),
+      {
+        type: 'queryHistogram',
+        seq: 8,
+        params: { stageKey: '0', metric: 'split:prefillMs', bins: 40, scope: { server: 'web-1' } },
+      },
+    );
+    assert.deepEqual(parseWebviewMessage({ type: 'queryOverTime', seq: 9, params: { scope: { server: 'web-1' } } }), {
+      type: 'queryOverTime',
+      seq: 9,
+      params: { scope: { server: 'web-1' } },
+    });
+    assert.deepEqual(parseWebviewMessage({ type: 'queryLoad', seq: 10, params: { scope: { server: 'web-1' } } }), {
+      type: 'queryLoad',
+      seq: 10,
+      params: { scope: { server: 'web-1' } },
+    });
+    // Anything else makes the scope malformed, and the message is dropped.
+    for (const server of ['', `${longest}p`, 7, null, ['pod/a'], { name: 'pod/a' }]) {
+      assert.equal(parseWebviewMessage({ type: 'queryTail', seq: 4, params: { scope: { server } } }), null);
+      assert.equal(parseWebviewMessage({ type: 'querySpans', seq: 4, scope: { server } }), null);
+      assert.equal(
+        parseWebviewMessage({ type: 'queryRequests', seq: 4, params: { offset: 0, limit: 50, scope: { server } } }),
+        null,
+      );
+    }
+    assert.deepEqual(parseWebviewMessage({ type: 'selectServer', sessionId: 's1', server: 'pod/a', extra: 1 }), {
+      type: 'selectServer',
+      sessionId: 's1',
+      server: 'pod/a',
+    });
+    assert.deepEqual(parseWebviewMessage({ type: 'selectServer', sessionId: 's1', server: null }), {
+      type: 'selectServer',
+      sessionId: 's1',
+      server: null,
+    });
+    assert.deepEqual(parseWebviewMessage({ type: 'selectServer', sessionId: 's1', server: longest }), {
+      type: 'selectServer',
+      sessionId: 's1',
+      server: longest,
+    });
+    for (const bad of [
+      { sessionId: 's1' },
+      { sessionId: 's1', server: '' },
+      { sessionId: 's1', server: `${longest}p` },
+      { sessionId: 's1', server: 3 },
+      { sessionId: 's1', server: { name: 'pod/a' } },
+      { sessionId: 2, server: 'pod/a' },
+      { server: 'pod/a' },
+    ])
+      assert.equal(parseWebviewMessage({ type: 'selectServer', ...bad }), null, JSON.stringify(bad));
     assert.equal(parseWebviewMessage({ type: 'queryTail', seq: 4, params: { scope: { fromMs: 'yesterday' } } }), null);
     assert.equal(parseWebviewMessage({ type: 'queryTail', seq: 4, params: { target: 'x'.repeat(65) } }), null);
     assert.deepEqual(parseWebviewMessage({ type: 'queryLoad', seq: 5, params: { byBoot: true, quantile: 'p99' } }), {
@@ -787,6 +871,15 @@ describe('over time: words', () => {
       overTimeEmptyText(empty, true, 2),
       'Nothing to chart over time: no request of boot 2 other than its cold one has a log time.',
     );
+    // One server picked (of a boot or not): that server's requests.
+    assert.equal(
+      overTimeEmptyText(empty, false, undefined, 'pod/vllm-omni-0/vllm'),
+      'Nothing to chart over time: no request of server pod/vllm-omni-0/vllm has a log time.',
+    );
+    assert.equal(
+      overTimeEmptyText(empty, true, 2, 'pod/vllm-omni-0/vllm'),
+      'Nothing to chart over time: no request of server pod/vllm-omni-0/vllm in boot 2 other than the cold ones has a log time.',
+    );
     assert.deepEqual(metricChoices(empty), []);
     const one = {
       ...base,
@@ -865,6 +958,15 @@ describe('over time: words', () => {
     assert.equal(
       gaugeScopeText(result({ boot: 2, fromMs: at, toMs: at + 65_000 }, { boot: 2, fromMs: at, toMs: at + 65_000 })),
       "Running, waiting and KV cache usage: boot 2's readings within 09:30:00–09:31:05 only.",
+    );
+    // One server of a merged log: its own engines' readings (of a boot, when one is picked too).
+    assert.equal(
+      gaugeScopeText(result({ server: 'pod/a' }, { server: 'pod/a' })),
+      "Running, waiting and KV cache usage: server pod/a's readings only.",
+    );
+    assert.equal(
+      gaugeScopeText(result({ server: 'pod/a', boot: 1 }, { server: 'pod/a', boot: 1, fromMs: at, toMs: at + 65_000 })),
+      "Running, waiting and KV cache usage: server pod/a's readings of boot 1 within 09:30:00–09:31:05 only.",
     );
   });
 });

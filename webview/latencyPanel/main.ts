@@ -37,6 +37,7 @@ import { emptyTableText, noTailText } from '../shared/noRequests';
 import { RunSummarySection } from '../shared/runSummarySection';
 import { runSummaryView } from '../shared/runSummaryModel';
 import { BootPicker } from '../shared/bootPicker';
+import { ServerPicker } from '../shared/serverPicker';
 import { noTableCauseOf } from '../shared/valueState';
 
 const channel = hostChannel<PanelState>();
@@ -54,15 +55,16 @@ const SPANS_REFRESH_MS = 2000;
 const HISTOGRAM_REFRESH_MS = 1000;
 const TAIL_REFRESH_MS = 1000;
 
-/** The scope every view is over (Over Time window, exclude cold, one boot); undefined: all requests. */
+/** The scope every view is over (Over Time window, exclude cold, one boot, one server); undefined: all requests. */
 function scopeOf(): ExplainScope | undefined {
   const s = state.scope;
-  if (s.fromMs === null && s.toMs === null && !s.excludeCold && s.boot === null) return undefined;
+  if (s.fromMs === null && s.toMs === null && !s.excludeCold && s.boot === null && s.server === null) return undefined;
   return {
     ...(s.fromMs === null ? {} : { fromMs: s.fromMs }),
     ...(s.toMs === null ? {} : { toMs: s.toMs }),
     ...(s.excludeCold ? { excludeCold: true } : {}),
     ...(s.boot === null ? {} : { boot: s.boot }),
+    ...(s.server === null ? {} : { server: s.server }),
   };
 }
 
@@ -302,6 +304,12 @@ const bootPicker = new BootPicker((boot) => {
   post({ type: 'selectBoot', sessionId: session.id, boot });
   setScope({ ...state.scope, boot });
 });
+// A log that merges several servers': the pick of one for every view, its summary asked of the host too.
+const serverPicker = new ServerPicker((server) => {
+  if (session === null) return;
+  post({ type: 'selectServer', sessionId: session.id, server });
+  setScope({ ...state.scope, server });
+});
 
 function showScope(): void {
   const s = state.scope;
@@ -456,6 +464,7 @@ const live = h(
   ),
   errorBanner,
   bootPicker.el,
+  serverPicker.el,
   tablesNotice,
   runSummary.el,
   tabs.list,
@@ -509,6 +518,7 @@ function onSession(next: SessionInfo | null, names: Readonly<Record<string, stri
     summary = null;
     runSummary.update(null);
     bootPicker.update(null, null);
+    serverPicker.update(null, null);
     return;
   }
   showHeader();
@@ -519,6 +529,7 @@ function onSession(next: SessionInfo | null, names: Readonly<Record<string, stri
   summary = null;
   runSummary.update(null);
   bootPicker.update(null, null);
+  serverPicker.update(null, null);
   // A zoom and a series belong to the session they were made on.
   spans.forget();
   spansSeq = -1;
@@ -526,13 +537,19 @@ function onSession(next: SessionInfo | null, names: Readonly<Record<string, stri
   const restoring = state.sessionId === next.id;
   table.scrollToStart();
   if (!restoring) {
+    // The host's feed keeps a pick per session: back in that session it would answer for the pick
+    // this page forgets now, so every boot's and server's summary is asked for instead.
+    if (state.scope.boot !== null) post({ type: 'selectBoot', sessionId: next.id, boot: null });
+    if (state.scope.server !== null) post({ type: 'selectServer', sessionId: next.id, server: null });
     state = forNewSession(state, next.id);
     filterBar.set({ filterText: '', stageId: null, replicaId: null, findingCode: null });
     tabs.activate(state.tab, false);
     channel.saveState(state);
   }
-  // A boot picked in this session before the page was reloaded: the host's summary is that boot's too.
+  // A boot or server picked in this session before the page was reloaded: the host's summary is of it too.
   if (restoring && state.scope.boot !== null) post({ type: 'selectBoot', sessionId: next.id, boot: state.scope.boot });
+  if (restoring && state.scope.server !== null)
+    post({ type: 'selectServer', sessionId: next.id, server: state.scope.server });
   applyScope();
   showTailChip();
   stale.spans = true;
@@ -557,6 +574,7 @@ function onSummary(next: SummaryResult): void {
   const before = summary?.requestCount;
   summary = next;
   bootPicker.update(next.boots, state.scope.boot);
+  serverPicker.update(next.sessionServers, state.scope.server);
   waterfall.setNoTableCause(noTableCauseOf(next));
   tablesNotice.hidden = next.tablesMissing === null;
   setText(tablesNotice, next.tablesMissing?.message ?? '');

@@ -4,13 +4,18 @@ import type { Percentile, RequestSortKey, TailFilter, TailQuantile } from '../..
 
 export type PanelTab = 'requests' | 'timeline' | 'spans' | 'histograms' | 'tail';
 
-/** The requests every view is over: a time window (the Over Time brush), the exclude-cold switch, one server boot. */
+/**
+ * The requests every view is over: a time window (the Over Time brush), the exclude-cold switch,
+ * one server boot, one server of a merged log.
+ */
 export interface PanelScope {
   readonly fromMs: number | null;
   readonly toMs: number | null;
   readonly excludeCold: boolean;
   /** Only the requests of this server boot (a log of several); null: every boot. */
   readonly boot: number | null;
+  /** Only the requests of this server (a log that merges several, by its tag); null: every server. */
+  readonly server: string | null;
 }
 
 export interface PanelState {
@@ -58,7 +63,7 @@ export const DEFAULT_PANEL_STATE: PanelState = {
   histogram: { stageKey: null, metric: 'split:prefillMs', bins: 40 },
   spansView: null,
   tail: null,
-  scope: { fromMs: null, toMs: null, excludeCold: false, boot: null },
+  scope: { fromMs: null, toMs: null, excludeCold: false, boot: null, server: null },
   tailChoice: { target: null, quantile: 'p99', byBoot: false },
   overTimeMetric: null,
 };
@@ -95,6 +100,7 @@ export function sanitizePanelState(raw: unknown): PanelState {
   const toMs = num(scope['toMs']);
   const windowOk = fromMs !== null && toMs !== null && toMs > fromMs;
   const boot = num(scope['boot']);
+  const server = str(scope['server']);
   return {
     version: 1,
     sessionId: str(r['sessionId']),
@@ -128,6 +134,7 @@ export function sanitizePanelState(raw: unknown): PanelState {
       toMs: windowOk ? toMs : null,
       excludeCold: scope['excludeCold'] === true,
       boot: boot !== null && Number.isInteger(boot) && boot >= 0 ? boot : null,
+      server: server === '' ? null : server,
     },
     tailChoice: {
       target: str(choice['target']),

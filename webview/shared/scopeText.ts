@@ -1,12 +1,13 @@
 // What a chart is of, in words: the scope the server kept its requests by (its answer echoes
-// it), so a chart says the boot, window and cold choice it shows.
+// it), so a chart says the server, boot, window and cold choice it shows.
 import type { ExplainScope } from '../../server/protocol';
 import { formatCount, formatLogClock } from './format';
 
-/** `6 of 9 requests: boot 1 · cold left out`; `Every request of the session (9)` when nothing is cut. */
+/** `6 of 9 requests: server pod/a · boot 1 · cold left out`; `Every request of the session (9)` when nothing is cut. */
 export function scopeText(scope: ExplainScope | null, inScope: number, sessionRequests: number): string {
   if (scope === null) return `Every request of the session (${formatCount(sessionRequests)})`;
   const parts: string[] = [];
+  if (scope.server !== undefined) parts.push(`server ${scope.server}`);
   if (scope.boot !== undefined) parts.push(`boot ${scope.boot}`);
   const from = scope.fromMs === undefined ? null : formatLogClock(scope.fromMs, false);
   const to = scope.toMs === undefined ? null : formatLogClock(scope.toMs, false);

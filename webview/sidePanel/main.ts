@@ -23,8 +23,9 @@ import { onThemeChange } from '../shared/theme';
 import { hostChannel } from '../shared/vscodeApi';
 import { FindingsList } from './findingsList';
 import type { SidePanelState } from './state';
-import { addTrendPoint, bootOf, sanitizeSideState, trendKey, trendOf } from './state';
+import { addTrendPoint, bootOf, sanitizeSideState, serverOf, trendKey, trendOf } from './state';
 import { BootPicker } from '../shared/bootPicker';
+import { ServerPicker } from '../shared/serverPicker';
 import { prometheusModel } from './prometheusModel';
 import { PrometheusSection } from './prometheusSection';
 import { scrapeModel } from './scrapeModel';
@@ -81,6 +82,13 @@ const bootPicker = new BootPicker((boot) => {
   if (session === null) return;
   save({ boot: boot === null ? null : { sessionId: session.id, boot } });
   channel.post({ type: 'selectBoot', sessionId: session.id, boot });
+  render();
+});
+// A log that merges several servers': the pick of one, beside the boots (both picked: that server's requests of that boot).
+const serverPicker = new ServerPicker((server) => {
+  if (session === null) return;
+  save({ server: server === null ? null : { sessionId: session.id, server } });
+  channel.post({ type: 'selectServer', sessionId: session.id, server });
   render();
 });
 const header = h(
@@ -227,6 +235,7 @@ const live = h(
   tablesNotice,
   overallNotice,
   bootPicker.el,
+  serverPicker.el,
   h('div', { className: 'toolbar' }, percentileSwitch.el, trend.el),
   tableCaption,
   tableWrap,
@@ -309,6 +318,7 @@ function render(): void {
   );
   runSummary.update(runSummaryView(summary?.runSummaries, stageNames));
   bootPicker.update(summary?.boots, session === null ? null : bootOf(state, session.id));
+  serverPicker.update(summary?.sessionServers, session === null ? null : serverOf(state, session.id));
   if (summary === null || session === null) {
     waiting.hidden = session === null || scrapeOnly;
     noStageStats.hidden = !scrapeOnly;
@@ -317,7 +327,7 @@ function render(): void {
     hideSummaryParts();
     // Until the session's summary arrives: its own trend so far, never the last session's line.
     if (session !== null) {
-      const key = trendKey(session.id, bootOf(state, session.id));
+      const key = trendKey(session.id, bootOf(state, session.id), serverOf(state, session.id));
       trend.update(trendOf(state, key), state.percentile, '', key);
     }
     return;
@@ -424,7 +434,7 @@ function render(): void {
   );
   if (scrape.rows.length > 0) scrapeTable.update(scrape);
   prometheusSection.update(summary.prometheus === null ? null : prometheusModel(summary.prometheus, stageNames));
-  const key = trendKey(session.id, summary.boots?.selected ?? null);
+  const key = trendKey(session.id, summary.boots?.selected ?? null, summary.sessionServers?.selected ?? null);
   // Named with the stage roles as they are now (they come with the session, not the summary).
   trend.update(trendOf(state, key), state.percentile, trendLabel(headline(summary, stageNames), state.percentile), key);
   tailSection.update(tail, stageNames, oneOutputStages(summary.stages));
@@ -451,6 +461,9 @@ function onMessage(msg: HostToWebview): void {
         const boot = msg.session === null ? null : bootOf(state, msg.session.id);
         if (msg.session !== null && boot !== null)
           channel.post({ type: 'selectBoot', sessionId: msg.session.id, boot });
+        const server = msg.session === null ? null : serverOf(state, msg.session.id);
+        if (msg.session !== null && server !== null)
+          channel.post({ type: 'selectServer', sessionId: msg.session.id, server });
       }
       render();
       // Another session starts at its top (its name, its headline), not where the last one was read.
@@ -460,16 +473,25 @@ function onMessage(msg: HostToWebview): void {
     case 'summary': {
       // Only the shown session's summary (none before a session is known): its point goes to its own trend.
       if (session === null || msg.summary.sessionId !== session.id) return;
+      // The session's first summary is of a server the page kept no pick of (its stored state
+      // lost, the host's kept): the picker shows that server, whose numbers these are.
+      const hostServer = msg.summary.sessionServers?.selected ?? null;
+      if (summary === null && hostServer !== null && serverOf(state, session.id) === null)
+        save({ server: { sessionId: session.id, server: hostServer } });
       summary = msg.summary;
       const head = headline(msg.summary);
       if (head !== null)
         save(
-          addTrendPoint(state, trendKey(session.id, msg.summary.boots?.selected ?? null), {
-            n: msg.summary.requestCount,
-            p50: head.p50,
-            p90: head.p90,
-            p99: head.p99,
-          }),
+          addTrendPoint(
+            state,
+            trendKey(session.id, msg.summary.boots?.selected ?? null, msg.summary.sessionServers?.selected ?? null),
+            {
+              n: msg.summary.requestCount,
+              p50: head.p50,
+              p90: head.p90,
+              p99: head.p99,
+            },
+          ),
         );
       render();
       break;

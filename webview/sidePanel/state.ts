@@ -21,19 +21,27 @@ export interface BootChoice {
   readonly boot: number;
 }
 
+/** The server of a merged log picked in a session whose log has several. */
+export interface ServerChoice {
+  readonly sessionId: string;
+  readonly server: string;
+}
+
 export interface SidePanelState {
   readonly percentile: Percentile;
   /** The trends of the sessions shown lately, the one updated last at the end. */
   readonly trends: readonly SessionTrend[];
   /** The boot whose numbers are shown in that session; null (or another session): every boot. */
   readonly boot: BootChoice | null;
+  /** The server whose numbers are shown in that session; null (or another session): every server. */
+  readonly server: ServerChoice | null;
 }
 
 export const TREND_LENGTH = 60;
 /** Trends kept: switching among a few sessions keeps each one's line; the stored state stays small. */
 export const TREND_SESSIONS = 8;
 
-export const DEFAULT_SIDE_STATE: SidePanelState = { percentile: 'p50', trends: [], boot: null };
+export const DEFAULT_SIDE_STATE: SidePanelState = { percentile: 'p50', trends: [], boot: null, server: null };
 
 const isNum = (v: unknown): v is number | null => v === null || (typeof v === 'number' && Number.isFinite(v));
 
@@ -68,7 +76,13 @@ export function sanitizeSideState(raw: unknown): SidePanelState {
     typeof boot?.['sessionId'] === 'string' && Number.isInteger(boot['boot']) && (boot['boot'] as number) >= 0
       ? { sessionId: boot['sessionId'], boot: boot['boot'] as number }
       : null;
-  return { percentile, trends: trends.slice(-TREND_SESSIONS), boot: choice };
+  const server =
+    typeof r['server'] === 'object' && r['server'] !== null ? (r['server'] as Record<string, unknown>) : null;
+  const serverChoice =
+    typeof server?.['sessionId'] === 'string' && typeof server['server'] === 'string' && server['server'] !== ''
+      ? { sessionId: server['sessionId'], server: server['server'] }
+      : null;
+  return { percentile, trends: trends.slice(-TREND_SESSIONS), boot: choice, server: serverChoice };
 }
 
 /** The boot picked in `sessionId`; null: every boot. */
@@ -76,9 +90,18 @@ export function bootOf(state: Pick<SidePanelState, 'boot'>, sessionId: string): 
   return state.boot !== null && state.boot.sessionId === sessionId ? state.boot.boot : null;
 }
 
-/** Whose trend a summary adds to: the session's, or one boot's of it (numbers of one boot are a line of their own). */
-export function trendKey(sessionId: string, boot: number | null): string {
-  return boot === null ? sessionId : `${sessionId} boot ${boot}`;
+/** The server picked in `sessionId`; null: every server. */
+export function serverOf(state: Pick<SidePanelState, 'server'>, sessionId: string): string | null {
+  return state.server !== null && state.server.sessionId === sessionId ? state.server.server : null;
+}
+
+/**
+ * Whose trend a summary adds to: the session's, or one boot's or server's of it (numbers of one
+ * boot or server are a line of their own).
+ */
+export function trendKey(sessionId: string, boot: number | null, server: string | null = null): string {
+  const ofBoot = boot === null ? sessionId : `${sessionId} boot ${boot}`;
+  return server === null ? ofBoot : `${ofBoot} server ${server}`;
 }
 
 /** The trend of one session: its own points, none before its first summary. */

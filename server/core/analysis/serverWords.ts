@@ -1,8 +1,36 @@
-// A server selection of a merged log in words (the CLI's --server): the servers a log has, why
-// a selection read nothing, what it left out.
+// A server selection of a merged log in words (the CLI's --server, the views' server pick): the
+// servers a log has, why a selection read nothing, what it left out.
 import type { ServerCounts } from './types';
 import { andList } from '../andList';
 import { countOf } from '../numberText';
+import { shellQuote } from '../shellWords';
+
+/** A server of a merged log with its requests, as a view offers it. */
+interface ServerChoice {
+  readonly server: string;
+  readonly requests: number;
+}
+
+/** The views' first option: every request of the session, each server's and those of lines with no server's tag. */
+export function allServersLabel(servers: readonly ServerChoice[], untaggedRequests: number): string {
+  const total = servers.reduce((n, s) => n + s.requests, untaggedRequests);
+  return `All servers (${countOf(total, 'request')})`;
+}
+
+/** A view's option for one server: `pod/vllm-omni-0/vllm (6 requests)`. */
+export function serverPickLabel(s: ServerChoice): string {
+  return `${s.server} (${countOf(s.requests, 'request')})`;
+}
+
+/** What a view's numbers are over when it picked server `selected`, and what that leaves out. */
+export function viewServerNote(selected: string, servers: readonly ServerChoice[], untaggedRequests: number): string {
+  const requests = servers.find((s) => s.server === selected)?.requests ?? 0;
+  const leftOut =
+    untaggedRequests === 0
+      ? ''
+      : ` The ${countOf(untaggedRequests, 'untagged request')} (lines with no server's tag) ${untaggedRequests === 1 ? 'is' : 'are'} left out.`;
+  return `Numbers of server ${selected} only: its ${countOf(requests, 'request')}, as \`stage-lens analyze --server ${shellQuote(selected)}\` reads them.${leftOut}`;
+}
 
 /** The servers a log has, in words: "pod/vllm-0/vllm (6 requests) and pod/vllm-1/vllm (3 requests)". */
 export function serverListText(servers: ServerCounts['servers']): string {

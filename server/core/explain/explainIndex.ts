@@ -84,6 +84,14 @@ export class ExplainIndex {
   private readonly ids: string[] = [];
   /** boot * 2 + cold */
   private readonly bootCold: number[] = [];
+  /** A merged log's servers (their tags) by ordinal. */
+  private readonly serverNames: string[] = [];
+  private readonly serverOrdinals = new Map<string, number>();
+  /** Each row's server ordinal (-1: no tag); null until a request names a server. */
+  private rowServers: number[] | null = null;
+  /** Requests per server ordinal, and of no server's tag. */
+  private readonly serverRequests: number[] = [];
+  private untaggedRequests = 0;
   private readonly finish = new TimeColumn();
   private readonly partMetas = new Map<string, PartMeta>();
   /** The arena ordinal of each part's ms, by part key. */
@@ -142,6 +150,7 @@ export class ExplainIndex {
     this.ids.push(request.requestId);
     for (const s of request.stages) if (prefillCoversDecode(request, s)) this.oneOutput.add(s.stageKey);
     this.bootCold.push(request.boot * 2 + (request.cold ? COLD : 0));
+    const server = this.addServer(row, request.server);
     const logged = this.clock.midpoint(request.timestamp);
     const finish = logged ?? fallbackFinishMs;
     // A finish from the log is known to its printed second; the fallback (the capture's time) to the ms.
@@ -218,9 +227,56 @@ export class ExplainIndex {
       spans.push({ stageKey: span.stageKey, start: arrival + span.startMs, end: arrival + span.endMs });
     }
     this.arena.addRow(rowValues.ordinals(), rowValues.count, rowValues.values);
-    this.inFlight.add(row, request.boot, arrival, finish, Number.isFinite(arrival) ? spans : [], resolutionMs);
+    // Requests of different servers of a merged log never wait for each other: each server's
+    // boots keep their own times (server ordinals and boots both stay far below 2^26).
+    const process = server < 0 ? request.boot : (server + 1) * 2 ** 26 + request.boot;
+    this.inFlight.add(row, process, arrival, finish, Number.isFinite(arrival) ? spans : [], resolutionMs);
     for (const f of this.followers) f.add(row);
     return breakdown;
+  }
+
+  /** Records row `row`'s server (undefined: no tag); returns its ordinal, -1 without one. */
+  private addServer(row: number, server: string | undefined): number {
+    if (server === undefined) {
+      this.rowServers?.push(-1);
+      this.untaggedRequests += 1;
+      return -1;
+    }
+    let ordinal = this.serverOrdinals.get(server);
+    if (ordinal === undefined) {
+      ordinal = this.serverNames.length;
+      this.serverNames.push(server);
+      this.serverOrdinals.set(server, ordinal);
+      this.serverRequests.push(0);
+    }
+    this.serverRequests[ordinal] += 1;
+    if (this.rowServers === null) this.rowServers = new Array<number>(row).fill(-1);
+    this.rowServers.push(ordinal);
+    return ordinal;
+  }
+
+  /** The ordinal of a merged log's server by its tag; -2 (no row's) for a name no request has. */
+  serverOrdinalOf(server: string): number {
+    return this.serverOrdinals.get(server) ?? -2;
+  }
+
+  /** Row i's server ordinal; -1 when its request named no server. */
+  serverOrdinal(i: number): number {
+    return this.rowServers === null ? -1 : (this.rowServers[i] ?? -1);
+  }
+
+  /** A merged log's servers by name with their requests, and the requests of no server's tag; no server: an empty list. */
+  serverCounts(): { readonly servers: { server: string; requests: number }[]; readonly untagged: number } {
+    const servers = this.serverNames
+      .map((server, i) => ({ server, requests: this.serverRequests[i] ?? 0 }))
+      .sort((a, b) => (a.server < b.server ? -1 : a.server > b.server ? 1 : 0));
+    return { servers, untagged: this.untaggedRequests };
+  }
+
+  /** Row i's server (its tag); undefined when its request named none. */
+  server(i: number): string | undefined {
+    const ordinal = this.serverOrdinal(i);
+    return ordinal < 0 ? undefined : this.serverNames[ordinal];
   }
 
   /** The arena's ordinal of `prefix + name`, looked up without concatenating them each time. */
@@ -354,6 +410,7 @@ export class ExplainIndex {
       this.arena.bytes +
       this.finish.bytes +
       this.bootCold.length * 8 +
+      (this.rowServers?.length ?? 0) * 8 +
       this.ids.length * 8 +
       this.inFlight.bytes +
       followers

@@ -1,19 +1,23 @@
 // The engines' gauges (running, waiting, KV cache usage) of the scope a query is over: a boot's
-// are the samples taken while it ran, a window's the samples within it. Cold requests are
+// are the samples taken while it ran, a window's the samples within it, a merged log's server's
+// the samples of its own engines. Cold requests are
 // requests, not time: leaving them out does not cut the engines' load.
 import type { GaugeSamples } from './types';
 import type { ExplainScope } from './types';
 
-/** Whether a scope cuts the gauges (a boot, or a window): cold left out alone does not. */
+/** Whether a scope cuts the gauges (a boot, a server, or a window): cold left out alone does not. */
 export function scopeCutsGauges(scope: ExplainScope): boolean {
-  return scope.boot !== undefined || scope.fromMs !== undefined || scope.toMs !== undefined;
+  return (
+    scope.boot !== undefined || scope.server !== undefined || scope.fromMs !== undefined || scope.toMs !== undefined
+  );
 }
 
-/** The part of a scope the gauges are cut to (its boot and window); null when it cuts none. */
+/** The part of a scope the gauges are cut to (its boot, server and window); null when it cuts none. */
 export function gaugeScopeOf(scope: ExplainScope): Omit<ExplainScope, 'excludeCold'> | null {
   if (!scopeCutsGauges(scope)) return null;
   return {
     ...(scope.boot === undefined ? {} : { boot: scope.boot }),
+    ...(scope.server === undefined ? {} : { server: scope.server }),
     ...(scope.fromMs === undefined ? {} : { fromMs: scope.fromMs }),
     ...(scope.toMs === undefined ? {} : { toMs: scope.toMs }),
   };
@@ -39,14 +43,16 @@ export function bootsByTime(times: ArrayLike<number>, bootStarts: readonly numbe
   return out;
 }
 
-/** A gauge's samples within the scope's boot and window (the same object when the scope cuts none). */
+/** A gauge's samples within the scope's boot, server and window (the same object when the scope cuts none). */
 export function gaugeInScope(g: GaugeSamples, scope: ExplainScope): GaugeSamples {
   if (!scopeCutsGauges(scope)) return g;
+  // Another server's engine (or one of no server's tag) has no sample of this server's.
+  const otherServer = scope.server !== undefined && g.server !== scope.server;
   const from = scope.fromMs ?? Number.NEGATIVE_INFINITY;
   const to = scope.toMs ?? Number.POSITIVE_INFINITY;
   const boots = g.boots;
   const kept: number[] = [];
-  for (let i = 0; i < g.times.length; i++) {
+  for (let i = 0; i < (otherServer ? 0 : g.times.length); i++) {
     const t = g.times[i];
     if (scope.boot !== undefined && (boots === undefined || boots[i] !== scope.boot)) continue;
     if ((scope.fromMs !== undefined || scope.toMs !== undefined) && !(t >= from && t <= to)) continue;

@@ -15,7 +15,8 @@
 // Requests of different server boots never count each other: a restart ends every request in
 // flight, and a restarted server's log clock can run back over the times of the boot before
 // (a log of two runs of the same script), so each boot keeps its own arrivals, finishes and
-// stage spans.
+// stage spans. The index gives the servers of a merged log a boot key each of their own
+// (explainIndex.ts): one pod's requests never wait in another's queue.
 import { SortedTimes } from './sortedTimes';
 
 /** Arrival-ordered (time, row) pairs; inserts land near the end (requests arrive in roughly finish order). */

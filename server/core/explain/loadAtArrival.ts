@@ -5,7 +5,8 @@
 // answers: did the tail arrive into a busier server (queued behind others), or was
 // every request slower at the same load? In-flight counts use every request of the
 // session with a known arrival, in scope or not (load is load), of the same server boot
-// (a restart ends every request in flight; inFlight.ts).
+// (a restart ends every request in flight; inFlight.ts) and, in a merged log, of the same
+// server (one pod's requests do not queue behind another's).
 import type { Distribution } from '../analysis/types';
 import { countOf } from '../numberText';
 import type { ExplainIndex } from './explainIndex';

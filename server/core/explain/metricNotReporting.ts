@@ -363,25 +363,31 @@ export function scrapeChecksDone(exposition: ParsedExposition, end: ScrapeEnd = 
 }
 
 /**
- * The `Engine NNN:` lines a view judges: those printed in `boot`, those whose log time lies in
- * `window` (a line without a time in none), or, `logWide`, the log's every line, said so, for a
- * view whose window is not on the log clock (the last seconds of a capture).
+ * The `Engine NNN:` lines a view judges: those printed in `boot`, by `server` (a merged log's
+ * tag), those whose log time lies in `window` (a line without a time in none), or, `logWide`, the
+ * log's every line, said so, for a view whose window is not on the log clock (the last seconds
+ * of a capture).
  */
 export interface EngineLineScope {
   readonly boot?: number;
+  readonly server?: string;
   readonly window?: ClockWindow;
   readonly logWide?: boolean;
 }
 
-/** " of boot 2", " in the window", " of boot 2 in the window", " of the log", or '' for the whole log's lines. */
+/** " of boot 2", " in the window", " of boot 2 in the window", " of the log", or '' for the whole log's lines (a server's engines name their server). */
 export function engineLineScopeText({ boot, window, logWide }: EngineLineScope): string {
   if (logWide === true) return ' of the log';
   return `${boot === undefined ? '' : ` of boot ${boot}`}${window === undefined ? '' : ' in the window'}`;
 }
 
 /** Whether line `i` of engine `e` is one `scope` keeps. */
-export function inEngineLineScope(e: EngineSeries, i: number, { boot, window }: EngineLineScope): boolean {
-  return (boot === undefined || e.boots[i] === boot) && (window === undefined || inClockWindow(window, e.times[i]));
+export function inEngineLineScope(e: EngineSeries, i: number, { boot, server, window }: EngineLineScope): boolean {
+  return (
+    (server === undefined || e.server === server) &&
+    (boot === undefined || e.boots[i] === boot) &&
+    (window === undefined || inClockWindow(window, e.times[i]))
+  );
 }
 
 /**

@@ -1,5 +1,5 @@
 // Which requests of the index a query is over: a time window on the log clock (by finish
-// time), cold requests left out or kept, one server boot. Every "why" query takes the
+// time), cold requests left out or kept, one server boot, one server of a merged log. Every "why" query takes the
 // same scope, so the table, the histograms and the tail agree on their requests.
 import type { ExplainIndex } from './explainIndex';
 import type { ExplainScope } from './types';
@@ -8,7 +8,11 @@ import type { ExplainScope } from './types';
 export function scopeCutsRows(scope: ExplainScope | undefined): scope is ExplainScope {
   return (
     scope !== undefined &&
-    (scope.fromMs !== undefined || scope.toMs !== undefined || scope.excludeCold === true || scope.boot !== undefined)
+    (scope.fromMs !== undefined ||
+      scope.toMs !== undefined ||
+      scope.excludeCold === true ||
+      scope.boot !== undefined ||
+      scope.server !== undefined)
   );
 }
 
@@ -27,10 +31,13 @@ export function rowsInScope(
   const windowed = scope.fromMs !== undefined || scope.toMs !== undefined;
   const excludeCold = scope.excludeCold === true;
   const boot = scope.boot;
-  if (!excludeCold && boot === undefined && !windowed) return allRows(first, n, out);
+  const oneServer = scope.server !== undefined;
+  const server = oneServer ? index.serverOrdinalOf(scope.server) : -1;
+  if (!excludeCold && boot === undefined && !windowed && !oneServer) return allRows(first, n, out);
   for (let i = first; i < n; i++) {
     if (excludeCold && index.isCold(i) === 1) continue;
     if (boot !== undefined && index.boot(i) !== boot) continue;
+    if (oneServer && index.serverOrdinal(i) !== server) continue;
     if (windowed) {
       // A request without a time is outside every window.
       const t = index.finishMs(i);
@@ -43,7 +50,7 @@ export function rowsInScope(
 
 /** Names the requests in scope at the index's current length: equal keys, equal rows (rows are only appended). */
 export function scopeKey(index: ExplainIndex, scope: ExplainScope): string {
-  return `${index.length}|${scope.fromMs}|${scope.toMs}|${scope.boot}|${scope.excludeCold === true}`;
+  return `${index.length}|${scope.fromMs}|${scope.toMs}|${scope.boot}|${scope.excludeCold === true}|${JSON.stringify(scope.server ?? null)}`;
 }
 
 /** Boots that have requests in the scope, ascending. */

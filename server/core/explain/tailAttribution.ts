@@ -34,7 +34,13 @@ export function tailAttribution(index: ExplainIndex, query: TailQuery, reads?: C
   const target = parseTarget(query.target);
   if (target === null || index.target(target.name) === undefined) return null;
   const { scope } = query;
-  if (index.live && scope.fromMs === undefined && scope.toMs === undefined && scope.boot === undefined)
+  if (
+    index.live &&
+    scope.fromMs === undefined &&
+    scope.toMs === undefined &&
+    scope.boot === undefined &&
+    scope.server === undefined
+  )
     return tailStateOf(index, target).attribution(query.quantile, scope.excludeCold === true);
   return scopedTailAttribution(index, target, query, reads);
 }

@@ -112,6 +112,8 @@ export interface ExplainScope {
   readonly excludeCold?: boolean;
   /** Only requests of this server boot: the analysis's boot number, as `analyze --boot` keeps them. */
   readonly boot?: number;
+  /** Only requests of this server of a merged log (its tag), as `analyze --server` keeps them. */
+  readonly server?: string;
 }
 
 export interface TailPart {

@@ -56,6 +56,65 @@ uiTest(
   { timeoutMs: 120_000 },
 );
 
+uiTest(
+  "A merged log, one pod picked: the side panel and Latency Details show that pod's requests alone, as analyze --server",
+  async (wb) => {
+    await wb.page.setViewportSize({ width: 1400, height: 900 });
+    fs.copyFileSync(MERGED, path.join(wb.workspace, 'pods.log'));
+    await importFromContextMenu(wb, await explorerRow(wb, 'pods.log'));
+    const view = await sideBarWebview(wb, 60_000);
+    await waitText(view, '[data-testid="session-meta"]', (t) => /imported · 12 requests/.test(t), 'the 12 requests');
+
+    // The side panel offers each pod; picked, its numbers are that pod's 6 requests.
+    const pick = view.locator('[data-testid="server-pick"]');
+    await waitText(view, '[data-testid="servers"]', (t) => t.includes('pod/vllm-omni-1/vllm (6 requests)'), 'the pick');
+    const options = await pick.locator('option').allTextContents();
+    assert.deepEqual(options, [
+      'All servers (12 requests)',
+      'pod/vllm-omni-0/vllm (6 requests)',
+      'pod/vllm-omni-1/vllm (6 requests)',
+    ]);
+    await pick.selectOption('pod/vllm-omni-1/vllm');
+    await waitText(
+      view,
+      '[data-testid="server-note"]',
+      (t) => t.startsWith('Numbers of server pod/vllm-omni-1/vllm only: its 6 requests'),
+      'the note',
+    );
+    const rows = view.locator('[data-testid="e2e-summary"] [data-testid="e2e-row"]');
+    await waitText(view, '[data-testid="e2e-summary"]', (t) => !t.includes('pod/vllm-omni-0/vllm'), "one pod's rows");
+    const texts = (await rows.allInnerTexts()).map((t) => t.replace(/\s+/g, ' ').trim());
+    // analyze --server pod/vllm-omni-1/vllm: end to end n=6, p50 1,425; one server has no rows per server.
+    assert.deepEqual(texts.length, 1, texts.join(' | '));
+    assert.match(texts[0] ?? '', /^end to end ?n=6 .*1,425/, texts.join(' | '));
+    await wb.screenshot('merged-servers-one-pod-side-panel');
+
+    // Latency Details: the other pod picked there, its table holds that pod's requests alone.
+    await wb.runCommand('Stage Lens: Open Latency Details');
+    const panel = await wb.webview('Stage Lens: Latency Details');
+    await panel.locator('[data-testid="tab-requests"]').click();
+    await waitText(panel, '[data-testid="request-total"]', (t) => t.startsWith('12 requests'), 'every request first');
+    await panel.locator('[data-testid="server-pick"]').selectOption('pod/vllm-omni-0/vllm');
+    await waitText(panel, '[data-testid="request-total"]', (t) => t.startsWith('6 requests'), "the pod's 6 requests");
+    await waitText(panel, '[data-testid="request-id"][data-index="5"]', (t) => t !== '', 'the rows');
+    // The ids the log's lines tagged with that pod print.
+    const podIds = new Set(
+      [
+        ...fs.readFileSync(MERGED, 'utf8').matchAll(/^\[pod\/vllm-omni-0\/vllm\] .*request_id=(speech-[0-9a-f]+)/gm),
+      ].map((m) => m[1]),
+    );
+    assert.equal(podIds.size, 6);
+    const ids = await panel.locator('[data-testid="request-id"]').allTextContents();
+    assert.deepEqual(
+      new Set(ids.map((t) => t.replace(/^\W+/, '').trim()).filter((t) => t !== '')),
+      podIds,
+      ids.join(' | '),
+    );
+    await wb.screenshot('merged-servers-one-pod-details');
+  },
+  { timeoutMs: 120_000 },
+);
+
 const SAMPLE = path.resolve(__dirname, '../../../samples/qwen3-tts-first-audio-cold-start.log');
 
 uiTest(

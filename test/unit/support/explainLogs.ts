@@ -116,9 +116,9 @@ export interface Analysed {
   readonly analysis: StreamAnalysis;
 }
 
-/** Reads log text through the parser and the analysis into an explain index. */
-export function analyse(text: string): Analysed {
-  const index = new ExplainIndex({ year: 2026 });
+/** Reads log text through the parser and the analysis into an explain index (`live`: a session's, with kept tail state). */
+export function analyse(text: string, options: { readonly live?: boolean } = {}): Analysed {
+  const index = new ExplainIndex({ year: 2026, live: options.live === true });
   const requests: AnalyzedRequest[] = [];
   const analysis = new StreamAnalysis({
     year: 2026,

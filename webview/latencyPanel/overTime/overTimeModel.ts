@@ -9,9 +9,17 @@ import { formatLogClock } from '../../shared/format';
 import { stageLabel } from '../../shared/labels';
 
 /** Instead of the charts and their controls: null when there is something to draw. */
-export function overTimeEmptyText(series: OverTimeSeries | null, excludeCold: boolean, boot?: number): string | null {
+export function overTimeEmptyText(
+  series: OverTimeSeries | null,
+  excludeCold: boolean,
+  boot?: number,
+  server?: string,
+): string | null {
   if (series === null) return 'Loading…';
   if (series.times.length > 0) return null;
+  // A server's requests may span several boots, each with its cold request.
+  if (server !== undefined)
+    return `Nothing to chart over time: no request of server ${server}${boot === undefined ? '' : ` in boot ${boot}`}${excludeCold ? ' other than the cold ones' : ''} has a log time.`;
   if (boot !== undefined)
     return `Nothing to chart over time: no request of boot ${boot}${excludeCold ? ' other than its cold one' : ''} has a log time.`;
   return excludeCold
@@ -68,7 +76,7 @@ export function gaugeSourcesNote(gauges: readonly GaugeSeries[]): string | null 
 }
 
 /**
- * What the gauges are of, after the requests' scope: the boot and window the server cut them to,
+ * What the gauges are of, after the requests' scope: the server, boot and window they were cut to,
  * and that leaving cold requests out cuts none (the engines' load is no request's). null when
  * nothing is charted of them or nothing needs saying (every reading, every request).
  */
@@ -81,7 +89,11 @@ export function gaugeScopeText(result: OverTimeResult): string | null {
       ? "Running, waiting and KV cache usage: every reading, cold left out or not (they are the engines' load, not a request's)."
       : null;
   const parts: string[] = [];
-  if (g.boot !== undefined) parts.push(`boot ${g.boot}'s readings`);
+  if (g.server !== undefined)
+    parts.push(
+      g.boot === undefined ? `server ${g.server}'s readings` : `server ${g.server}'s readings of boot ${g.boot}`,
+    );
+  else if (g.boot !== undefined) parts.push(`boot ${g.boot}'s readings`);
   const from = g.fromMs === undefined ? null : formatLogClock(g.fromMs, false);
   const to = g.toMs === undefined ? null : formatLogClock(g.toMs, false);
   if (from !== null && to !== null) parts.push(`within ${from}–${to}`);

@@ -3,8 +3,8 @@
 // cache usage per stage and replica (when the session has them), on one time axis. A
 // drag over the charts selects a window that re-scopes the other views (table,
 // histograms, tail); a step without a value is a gap, and a gauge flagged
-// metric-not-reporting is named, never drawn as a real 0. The series are of the boot picked
-// and the exclude-cold choice (the gauges of that boot: cold requests cut no engine's load),
+// metric-not-reporting is named, never drawn as a real 0. The series are of the boot and server
+// picked and the exclude-cold choice (the gauges of that boot and server: cold requests cut no engine's load),
 // asked of the server with that scope and captioned with it; the window is chosen here, so it
 // is drawn over them, not cut. The time axis is the Each request chart's below (its view,
 // zoomed or not, and its plot edges).
@@ -113,6 +113,7 @@ export class OverTimeView {
   private seq = 0;
   private excludeCold = false;
   private boot: number | undefined = undefined;
+  private server: string | undefined = undefined;
   private window: { fromMs: number; toMs: number } | null = null;
   private drag: { x: number; now: number } | null = null;
   private frame = 0;
@@ -176,12 +177,13 @@ export class OverTimeView {
   }
 
   /**
-   * The series are of the boot picked (its requests span the axis) and cold left out or not; the
+   * The series are of the boot and server picked (their requests span the axis) and cold left out or not; the
    * brushed window is drawn over them, so another can be brushed.
    */
   setScope(scope: ExplainScope | undefined): void {
     this.excludeCold = scope?.excludeCold === true;
     this.boot = scope?.boot;
+    this.server = scope?.server;
     this.window =
       scope?.fromMs !== undefined && scope.toMs !== undefined ? { fromMs: scope.fromMs, toMs: scope.toMs } : null;
     this.schedule();
@@ -217,7 +219,8 @@ export class OverTimeView {
     this.host.post({
       type: 'queryOverTime',
       seq: this.seq,
-      params: this.excludeCold || this.boot !== undefined ? { scope: this.seriesScope() } : {},
+      params:
+        this.excludeCold || this.boot !== undefined || this.server !== undefined ? { scope: this.seriesScope() } : {},
     });
   }
 
@@ -226,6 +229,7 @@ export class OverTimeView {
     return {
       ...(this.excludeCold ? { excludeCold: true } : {}),
       ...(this.boot === undefined ? {} : { boot: this.boot }),
+      ...(this.server === undefined ? {} : { server: this.server }),
     };
   }
 
@@ -267,7 +271,7 @@ export class OverTimeView {
 
   private draw(): void {
     const s = this.series;
-    const emptyText = overTimeEmptyText(s, this.excludeCold, this.boot);
+    const emptyText = overTimeEmptyText(s, this.excludeCold, this.boot, this.server);
     // Nothing to draw: one sentence instead of charts and a picker with nothing in it.
     this.empty.hidden = emptyText === null;
     setText(this.empty, emptyText ?? '');
