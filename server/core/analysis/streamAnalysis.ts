@@ -690,7 +690,10 @@ export class StreamAnalysis {
     this.assembler.addInto(record, done);
     if (record.kind === 'bootMarker') {
       this.bootCount = this.assembler.bootNumber;
-      this.bootStarts.push(this.clock.toMs(record.header?.timestamp ?? null) ?? Number.NaN);
+      // A start prints several markers (the API server's version, its start, the orchestrator's
+      // ready line): a boot starts at the first of them, the one its number advanced at.
+      if (this.bootCount > this.bootStarts.length)
+        this.bootStarts.push(this.clock.toMs(record.header?.timestamp ?? null) ?? Number.NaN);
     }
     this.keepAccepted(done, before);
   }
