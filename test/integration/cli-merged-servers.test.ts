@@ -132,3 +132,36 @@ test("each server's end to end, in the table and the JSON, is its own log's", ()
     undefined,
   );
 });
+
+test("each server numbers its own boots: one pod's restart is a boot of that pod alone, as its own log has it", () => {
+  // kubectl logs --prefix of two pods; the second restarted after its third request.
+  const file = path.join(ROOT, 'test', 'fixtures', 'logs', 'merged-kubectl-two-servers-restart.log');
+  const r = cli(['analyze', file, '--format', 'json']);
+  assert.equal(r.status, 0, r.stderr);
+  const doc = JSON.parse(r.stdout) as { requests: { server: string; boot: number; cold: boolean }[] };
+  const ofPod = (pod: string): string =>
+    doc.requests
+      .filter((q) => q.server === pod)
+      .map((q) => `${q.boot}${q.cold ? ' cold' : ''}`)
+      .join(', ');
+  assert.equal(ofPod('pod/vllm-omni-0/vllm'), '1 cold, 1, 1, 1, 1, 1');
+  assert.equal(ofPod('pod/vllm-omni-1/vllm'), '1 cold, 1, 1, 2 cold, 2, 2');
+
+  // Boot 2 is the restarted pod's: its last 3 requests, nothing of the other pod.
+  const boot2 = cli(['analyze', file, '--boot', '2']);
+  assert.equal(boot2.status, 0, boot2.stderr);
+  assert.match(boot2.stdout, /^Stage Lens: 3 requests, 2 stages, 2 server boots \(1 cold request\)/);
+  assert.match(boot2.stdout, /Boot 2: the requests of server boot 2 only; 9 requests of boot 1 left out\./);
+
+  // The pod that never restarted has no boot 2, and is told so.
+  const none = cli(['analyze', file, '--server', 'pod/vllm-omni-0/vllm', '--boot', '2']);
+  assert.equal(none.status, 2);
+  assert.match(
+    none.stderr,
+    /the log has no request of server 'pod\/vllm-omni-0\/vllm' in boot 2: boot 2's servers are pod\/vllm-omni-1\/vllm \(3 requests\); each server numbers its own starts, so one that did not restart has no boot 2/,
+  );
+  // Its own boot 1: its 6 requests, as its own log reads.
+  const own = cli(['analyze', file, '--server', 'pod/vllm-omni-0/vllm', '--boot', '1', '--format', 'json']);
+  assert.equal(own.status, 0, own.stderr);
+  assert.equal((JSON.parse(own.stdout) as { requests: unknown[] }).requests.length, 6);
+});

@@ -81,9 +81,21 @@ test(
     assert.equal(down.requests[0]?.server, 'pod/vllm-omni-1/vllm');
 
     // One boot: the servers' requests of that boot, as analyze --boot gives them.
+    // Each server numbers its own starts: boot 2 is the restarted pod's second, its 3 last requests.
     const boot = await lsp.request('stageLens/summary', { sessionId: session.id, scope: { boot: 2 } });
     assert.deepEqual(rounded(boot.servers), cliServers('--boot', '2'));
-    assert.equal(boot.requestCount, 6);
+    assert.equal(boot.requestCount, 3);
+    assert.deepEqual(
+      boot.servers?.map((s) => [s.server, s.requests]),
+      [['pod/vllm-omni-1/vllm', 3]],
+    );
+    assert.deepEqual(
+      boot.boots?.boots.map((b) => [b.boot, b.requests]),
+      [
+        [1, 9],
+        [2, 3],
+      ],
+    );
   },
 );
 

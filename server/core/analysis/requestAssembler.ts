@@ -8,7 +8,8 @@
 // `e2e_requests` requests (1 when serving). Boot markers number the server boots inside
 // one log; the first request after each boot is marked cold (seed 001: a cold start can
 // put a one-time cost into any phase). In a log that merges several servers' (its lines
-// tagged by the server, LogHeader.source), a server's start ends that server's calls and
+// tagged by the server, LogHeader.source), a server's start ends that server's calls, starts a
+// boot of that server alone (each server's boots numbered as its own log numbers them) and
 // marks that server's first request cold. A duplex turn's records are keyed by its response id;
 // builds whose aggregator has no timing identity print the turn's identity first, on an
 // `[OmniTiming]` line of its own (docs/formats.md#the-omnitiming-line), which names that request
@@ -142,8 +143,13 @@ export class RequestAssembler {
   private readonly lanes = new Map<string, Lane>();
   private lane: Lane = newLane(null);
   private laneProcess: string | null = null;
+  /** The log's boots: the most any server started. */
   private boot = 0;
-  private bootHasRequest = false;
+  /**
+   * Each server's boots (a merged log's by its tag; null: a log of one server, or lines of no
+   * tag): one pod's restart starts a boot of that pod alone, as its own log would number it.
+   */
+  private readonly serverBoots = new Map<string | null, { boot: number; hasRequest: boolean }>();
   /** The servers started (null: the server of a log of one) whose first request has not come yet: it is cold. */
   private readonly coldServers = new Set<string | null>();
   /** Per request key: how many requests had it, and what they printed (requestRepeats.ts). */
@@ -176,9 +182,13 @@ export class RequestAssembler {
           lane.overall = null;
           lane.turn = null;
         }
-        if (this.boot === 0 || this.bootHasRequest) {
-          this.boot += 1;
-          this.bootHasRequest = false;
+        let boots = this.serverBoots.get(server);
+        if (boots === undefined) this.serverBoots.set(server, (boots = { boot: 0, hasRequest: false }));
+        // A start prints several marker lines: a boot ends only once it had a request.
+        if (boots.boot === 0 || boots.hasRequest) {
+          boots.boot += 1;
+          boots.hasRequest = false;
+          if (boots.boot > this.boot) this.boot = boots.boot;
         }
         this.coldServers.add(server);
         return;
@@ -269,9 +279,19 @@ export class RequestAssembler {
     lane.open = { ...open, key, requestId: this.countRequest(key) };
   }
 
-  /** Boots seen so far (0 when the log shows no server start). */
+  /** Boots seen so far (0 when the log shows no server start); in a merged log, the most any server started. */
   get bootNumber(): number {
     return this.boot;
+  }
+
+  /**
+   * The boot a record of `server` (a merged log's tag; none: a log of one server) is in: that
+   * server's starts so far; a line of no tag follows the log's latest boot.
+   */
+  bootOf(server: string | null | undefined): number {
+    const boots = this.serverBoots.get(server ?? null);
+    if (boots !== undefined) return boots.boot;
+    return server === null || server === undefined ? this.boot : 0;
   }
 
   /** Finalizes the open requests (call at end of input). */
@@ -401,8 +421,15 @@ export class RequestAssembler {
   placeRequest(key: string, server?: string | null): RequestPlace {
     const requestId = this.countRequest(key);
     const cold = this.takeCold(server);
-    this.bootHasRequest = true;
-    return { requestId, boot: this.boot, cold };
+    const boot = this.bootOf(server);
+    if (server === undefined) {
+      // Read whole from one record, of no lane: every server's boot has had a request.
+      for (const boots of this.serverBoots.values()) boots.hasRequest = true;
+    } else {
+      const boots = this.serverBoots.get(server);
+      if (boots !== undefined) boots.hasRequest = true;
+    }
+    return { requestId, boot, cold };
   }
 
   /** Whether a request of `server` is its server's first since it started (and it is so no more). */

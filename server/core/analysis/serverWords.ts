@@ -40,9 +40,13 @@ export function serverListText(servers: ServerCounts['servers']): string {
 /** Why --server read nothing: the log has no request of that server (with the servers it has); null when it has. */
 export function unknownServerProblem(counts: ServerCounts | null): string | null {
   if (counts === null || counts.servers.some((s) => s.server === counts.server)) return null;
-  const head = `the log has no request of server '${counts.server}'`;
+  // With a boot selected, the servers are that boot's: each server's boots are its own.
+  const boot = counts.boot;
+  const head = `the log has no request of server '${counts.server}'${boot === undefined ? '' : ` in boot ${boot}`}`;
   if (counts.servers.length === 0)
     return `${head}: no line of it carries a server's tag (kubectl logs --prefix, docker compose logs or stern write them when they merge several servers' logs)`;
+  if (boot !== undefined)
+    return `${head}: boot ${boot}'s servers are ${serverListText(counts.servers)}; each server numbers its own starts, so one that did not restart has no boot ${boot}`;
   return `${head}: its servers are ${serverListText(counts.servers)}; give the name as listed`;
 }
 

@@ -519,7 +519,9 @@ export class StreamAnalysis {
 
   /** With a server selected: the requests of other servers (left out) and the servers the log has; null without one. */
   serverCounts(): ServerCounts | null {
-    return this.serverSelection.counts();
+    const counts = this.serverSelection.counts();
+    const boot = this.options.boot;
+    return counts === null || boot === undefined ? counts : { ...counts, boot };
   }
 
   /**
@@ -636,7 +638,7 @@ export class StreamAnalysis {
     }
     if (record.kind === 'overallSummary') {
       if (
-        this.inBoot(this.assembler.bootNumber) &&
+        this.inBoot(this.assembler.bootOf(record.header?.source)) &&
         this.inServer(record.header?.source) &&
         this.inWindow(record.header?.timestamp ?? null, false)
       ) {
@@ -647,14 +649,14 @@ export class StreamAnalysis {
     } else if (record.kind === 'stageTable') {
       this.overall = null;
     } else if (record.kind === 'servedModel') {
-      const boot = this.assembler.bootNumber;
+      const boot = this.assembler.bootOf(record.header?.source);
       this.bootPipelines.noteModel(boot, record.model);
       // With a boot or server selected, its own model names the stages (another's may be another pipeline).
       if (this.inBoot(boot) && this.inServer(record.header?.source)) this.servedModelName ??= record.model;
     } else if (record.kind === 'engineStats') {
       this.engines.set(record.engine, record);
       // With a boot selected, the engines' load is that boot's too.
-      const boot = this.assembler.bootNumber;
+      const boot = this.assembler.bootOf(record.header?.source);
       const timeMs = this.clock.midpoint(record.header?.timestamp ?? null) ?? Number.NaN;
       if (this.inBoot(boot) && this.inServer(record.header?.source)) this.engineSeriesBuilder.add(record, timeMs, boot);
       this.logEngineSeries?.add(record, timeMs, boot);
@@ -666,7 +668,7 @@ export class StreamAnalysis {
       // A run summary names no request: kept as printed (within the window, as [Overall Summary] tables are).
       if (runSummaryTitle(record.format) !== null) {
         if (
-          this.inBoot(this.assembler.bootNumber) &&
+          this.inBoot(this.assembler.bootOf(record.header?.source)) &&
           this.inServer(record.header?.source) &&
           this.inWindow(record.header?.timestamp ?? null, false)
         )

@@ -448,4 +448,6 @@ export interface ServerCounts {
   readonly servers: readonly { readonly server: string; readonly requests: number }[];
   /** Requests whose lines carried no server's tag (left out too). */
   readonly untagged: number;
+  /** The boot selected with the server (--boot), whose servers `servers` are; absent: every boot. */
+  readonly boot?: number;
 }

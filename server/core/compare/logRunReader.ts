@@ -134,14 +134,14 @@ export class LogRunReader {
       // Counted, and read by the assembler as any record (the tail's preprocess part reads its rows).
       if (
         record.kind === 'overallSummary' &&
-        this.inBoot(this.assembler.bootNumber) &&
+        this.inBoot(this.assembler.bootOf(record.header?.source)) &&
         this.inServer(record.header?.source)
       ) {
         this.overallSummaryTables += 1;
         this.findings.overallTablesRead(this.overallSummaryTables);
       }
       if (record.kind === 'servedModel') {
-        const boot = this.assembler.bootNumber;
+        const boot = this.assembler.bootOf(record.header?.source);
         if (!this.bootModels.has(boot)) this.bootModels.set(boot, record.model);
         // With a boot selected, its own model names the stages (another boot's may be another pipeline).
         if (this.inBoot(boot) && this.inServer(record.header?.source)) this.samples.servedModel(record.model);
