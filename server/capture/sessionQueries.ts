@@ -6,7 +6,7 @@ import { EdgeSummaryBuilder } from '../core/analysis/edgeSummary';
 import { FindingsBuilder } from '../core/analysis/findings';
 import { StageSummaryBuilder } from '../core/analysis/stageSummary';
 import { EndToEndBuilder } from '../core/analysis/endToEnd';
-import { ServerSummaries } from '../core/analysis/serverSummaries';
+import { MAX_SERVERS, ServerSummaries } from '../core/analysis/serverSummaries';
 import { TablesMissingCounter } from '../core/analysis/tablesMissing';
 import { isUnreadableInput } from '../core/analysis/unreadableInput';
 import { runSummariesJson } from '../core/analysis/runSummaries';
@@ -72,10 +72,15 @@ function sessionBoots(session: Session, scope: ExplainScope | undefined): Sessio
   return viewBootsOf(session.bootPipelines(), scope?.boot ?? null);
 }
 
-/** The servers of a merged log (two or more with requests), with the server `scope` keeps; null for a log of one server. */
+/**
+ * The servers of a merged log (two or more with requests), with the server `scope` keeps; null
+ * for a log of one server, and past MAX_SERVERS (not a handful of pods to pick from: the
+ * per-server end to end stops there too).
+ */
 function sessionServers(session: Session, scope: ExplainScope | undefined): SessionServers | null {
-  const { servers, untagged } = session.explainIndex.serverCounts();
-  if (servers.length < 2) return null;
+  const index = session.explainIndex;
+  if (index.serverCount < 2 || index.serverCount > MAX_SERVERS) return null;
+  const { servers, untagged } = index.serverCounts();
   return { servers, untaggedRequests: untagged, selected: scope?.server ?? null };
 }
 

@@ -4,12 +4,14 @@
 // panel's end-to-end table has a row per server in the CLI table's numbers, and Latency Details a
 // server column that sorts.
 import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { test } from 'node:test';
 import { endToEndModel } from '../../webview/sidePanel/endToEndModel';
 import { tableColumns } from '../../webview/latencyPanel/table/columns';
 import { cliStdout } from './support/cliProcess';
 import { startLanguageServer, storageForFile } from './support/lspProcess';
+import { tempFolder } from './support/tempFolder';
 
 const LOG = path.resolve(__dirname, '..', 'fixtures', 'logs', 'merged-kubectl-two-servers-restart.log');
 const storage = storageForFile('stage-lens-merged-servers-');
@@ -193,5 +195,39 @@ test(
     const none = await lsp.request('stageLens/summary', { sessionId: session.id, scope: { server: 'pod/gone/vllm' } });
     assert.equal(none.requestCount, 0);
     assert.deepEqual(none.sessionServers?.servers, offered.servers);
+  },
+);
+
+test(
+  'a merged stream of more servers than a handful (257) offers no server pick, and its summary stays whole',
+  { timeout: 120_000 },
+  async () => {
+    const rendered = path.resolve(
+      __dirname,
+      '..',
+      'fixtures',
+      'upstream-rendered',
+      'qwen3tts-talker-first-audio-after-fix.log',
+    );
+    const lines = fs
+      .readFileSync(rendered, 'utf8')
+      .split('\n')
+      .filter((l) => l !== '');
+    const pods = Array.from({ length: 257 }, (_, i) => i);
+    // Each pod prints the log whole, under ids of its own.
+    const text = pods.flatMap((i) => lines.map((l) => `[pod/p-${i}/vllm] ${l.replaceAll('speech-', `speech${i}-`)}`));
+    const dir = tempFolder('stage-lens-many-servers-');
+    fs.mkdirSync(dir, { recursive: true });
+    const file = path.join(dir, 'many.log');
+    fs.writeFileSync(file, `${text.join('\n')}\n`);
+    const lsp = await startLanguageServer(storage);
+    const session = await lsp.importLog(file);
+    const summary = await lsp.request('stageLens/summary', { sessionId: session.id });
+    assert.equal(summary.requestCount, 257 * 6);
+    assert.equal(summary.sessionServers, null);
+    // The per-server rows stop at 256 servers too; one server is still read by its scope.
+    assert.equal(summary.servers?.length, 256);
+    const one = await lsp.request('stageLens/summary', { sessionId: session.id, scope: { server: 'pod/p-256/vllm' } });
+    assert.equal(one.requestCount, 6);
   },
 );

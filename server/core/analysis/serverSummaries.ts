@@ -17,7 +17,7 @@ export interface ServerSummary {
 }
 
 /** At most this many servers are summarized: beyond, a merged log is not a handful of pods. */
-const MAX_SERVERS = 256;
+export const MAX_SERVERS = 256;
 
 export class ServerSummaries {
   private readonly servers = new Map<string, { requests: number; e2e: SampleSet }>();

@@ -265,6 +265,11 @@ export class ExplainIndex {
     return this.rowServers === null ? -1 : (this.rowServers[i] ?? -1);
   }
 
+  /** How many servers of a merged log have requests (0: a log of one server). */
+  get serverCount(): number {
+    return this.serverNames.length;
+  }
+
   /** A merged log's servers by name with their requests, and the requests of no server's tag; no server: an empty list. */
   serverCounts(): { readonly servers: { server: string; requests: number }[]; readonly untagged: number } {
     const servers = this.serverNames
