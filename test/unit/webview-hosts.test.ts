@@ -114,15 +114,17 @@ function feedWith(source: FakeSource, visible = { value: true }): { feed: Sessio
   return { feed, posted };
 }
 
+/** A feed for a view that shows the tail too (the side panel). */
+function feedWithTail(source: FakeSource): { feed: SessionFeed; posted: HostToWebview[] } {
+  const posted: HostToWebview[] = [];
+  const feed = new SessionFeed(source, { post: (m) => void posted.push(m), isVisible: () => true, wantsTail: true }, 5);
+  return { feed, posted };
+}
+
 describe('session feed', () => {
   test('a boot picked: the summary and the tail are asked for that boot, in the session it was picked in only', async () => {
     const source = new FakeSource();
-    const posted: HostToWebview[] = [];
-    const feed = new SessionFeed(
-      source,
-      { post: (m) => void posted.push(m), isVisible: () => true, wantsTail: true },
-      5,
-    );
+    const { feed } = feedWithTail(source);
     await feed.resend();
     source.calls = [];
     feed.selectBoot('s1', 2);
@@ -153,12 +155,7 @@ describe('session feed', () => {
 
   test("a server picked: the summary and the tail are that server's, with the boot picked too, in its session only", async () => {
     const source = new FakeSource();
-    const posted: HostToWebview[] = [];
-    const feed = new SessionFeed(
-      source,
-      { post: (m) => void posted.push(m), isVisible: () => true, wantsTail: true },
-      5,
-    );
+    const { feed } = feedWithTail(source);
     await feed.resend();
     source.calls = [];
     feed.selectServer('s1', 'pod/vllm-omni-0/vllm');

@@ -6,20 +6,27 @@
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import type { FrameLocator } from 'playwright-core';
 import { uiTest } from '../harness/ui';
+import type { Workbench } from '../harness/workbench';
 import { explorerRow, importFromContextMenu, sideBarWebview, waitText } from './uiHelpers';
 
 const MERGED = path.resolve(__dirname, '../../fixtures/logs/merged-kubectl-two-servers-restart.log');
 
+/** The merged log copied into the workspace as pods.log and imported from the Explorer: the side panel once it has its 12 requests. */
+async function importPods(wb: Workbench): Promise<FrameLocator> {
+  await wb.page.setViewportSize({ width: 1400, height: 900 });
+  fs.copyFileSync(MERGED, path.join(wb.workspace, 'pods.log'));
+  await importFromContextMenu(wb, await explorerRow(wb, 'pods.log'));
+  const view = await sideBarWebview(wb, 60_000);
+  await waitText(view, '[data-testid="session-meta"]', (t) => /imported · 12 requests/.test(t), 'the 12 requests');
+  return view;
+}
+
 uiTest(
   "Explorer: a merged log of two pods imports with each pod's end to end in the side panel",
   async (wb) => {
-    await wb.page.setViewportSize({ width: 1400, height: 900 });
-    fs.copyFileSync(MERGED, path.join(wb.workspace, 'pods.log'));
-    await importFromContextMenu(wb, await explorerRow(wb, 'pods.log'));
-
-    const view = await sideBarWebview(wb, 60_000);
-    await waitText(view, '[data-testid="session-meta"]', (t) => /imported · 12 requests/.test(t), 'the 12 requests');
+    const view = await importPods(wb);
     const rows = view.locator('[data-testid="e2e-summary"] [data-testid="e2e-row"]');
     await waitText(view, '[data-testid="e2e-summary"]', (t) => t.includes('pod/vllm-omni-1/vllm'), "the pods' rows");
     const texts = (await rows.allInnerTexts()).map((t) => t.replace(/\s+/g, ' ').trim());
@@ -59,11 +66,7 @@ uiTest(
 uiTest(
   "A merged log, one pod picked: the side panel and Latency Details show that pod's requests alone, as analyze --server",
   async (wb) => {
-    await wb.page.setViewportSize({ width: 1400, height: 900 });
-    fs.copyFileSync(MERGED, path.join(wb.workspace, 'pods.log'));
-    await importFromContextMenu(wb, await explorerRow(wb, 'pods.log'));
-    const view = await sideBarWebview(wb, 60_000);
-    await waitText(view, '[data-testid="session-meta"]', (t) => /imported · 12 requests/.test(t), 'the 12 requests');
+    const view = await importPods(wb);
 
     // The side panel offers each pod; picked, its numbers are that pod's 6 requests.
     const pick = view.locator('[data-testid="server-pick"]');
