@@ -53,6 +53,13 @@ interface DomWindow {
   document: { title: string; querySelectorAll(selector: string): ArrayLike<DomElement> };
 }
 
+/** The quick input closed before its row was picked: the command was not run. */
+class QuickInputClosed extends Error {
+  constructor(label: string) {
+    super(`quick input: closed before its row "${label}" was picked`);
+  }
+}
+
 /** CSS attribute-value escaping for use inside "..." */
 function cssString(s: string): string {
   return s.replace(/\\/g, '\\\\').replace(/"/g, '\\"');
@@ -159,16 +166,29 @@ export class Workbench {
           return l === wanted || l.startsWith(`${wanted}, `);
         });
         const busy = document.querySelectorAll('.quick-input-widget .quick-input-progress:not(.done)').length > 0;
-        return { key: labels.join('|'), index: match?.getAttribute('data-index') ?? null, busy };
+        // A closed widget keeps its rows, at no size.
+        const widget = document.querySelectorAll('.quick-input-widget')[0];
+        const shown = widget !== undefined && widget.getBoundingClientRect().height > 0;
+        return { key: labels.join('|'), index: match?.getAttribute('data-index') ?? null, busy, shown };
       }, label);
       const now = Date.now();
+      // The palette closed under the typed title (focus taken by a webview that was updating): said
+      // apart, so that runCommand types it again instead of clicking a row no one can see.
+      if (!snap.shown && now - stableSince >= 300) throw new QuickInputClosed(label);
       if (snap.key !== last) {
         last = snap.key;
         stableSince = now;
       } else if (snap.index !== null && !snap.busy && now - stableSince >= 300) {
-        await this.page
-          .locator(`.quick-input-widget .quick-input-list .monaco-list-row[data-index="${snap.index}"]`)
-          .click();
+        const row = this.page.locator(
+          `.quick-input-widget .quick-input-list .monaco-list-row[data-index="${snap.index}"]`,
+        );
+        await row
+          .click({ timeout: Math.max(1000, Math.min(5000, deadline - Date.now())) })
+          .catch(async (e: unknown) => {
+            // Closed between the look and the click.
+            if (await row.isVisible()) throw e;
+            throw new QuickInputClosed(label);
+          });
         const left = Math.max(1000, deadline - Date.now());
         if (closes) await this.page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: left });
         else
@@ -243,8 +263,16 @@ export class Workbench {
 
   /** Command palette (F1): types the title and runs the command with exactly that title, e.g. "View: Toggle Word Wrap". */
   async runCommand(title: string, timeout = DEFAULT_TIMEOUT): Promise<void> {
-    await this.typeCommand(title);
-    await this.pickQuickInputRow(title, timeout);
+    const deadline = Date.now() + timeout;
+    for (;;) {
+      await this.typeCommand(title);
+      try {
+        await this.pickQuickInputRow(title, Math.max(1000, deadline - Date.now()));
+        return;
+      } catch (e) {
+        if (!(e instanceof QuickInputClosed) || Date.now() > deadline) throw e;
+      }
+    }
   }
 
   /**
