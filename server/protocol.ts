@@ -67,6 +67,7 @@ import type {
   MetricId,
   QuantileComparison,
   RunBoot,
+  RunServer,
   SideStats,
   UnknownReason,
 } from './core/compare/types';
@@ -81,6 +82,7 @@ export type {
   MetricId,
   QuantileComparison,
   RunBoot,
+  RunServer,
   SideStats,
   UnknownReason,
 };
@@ -700,11 +702,30 @@ export interface CompareParams {
   readonly baselineBoot?: number | null;
   /** ...of the candidate, as `compare --candidate-boot`. */
   readonly candidateBoot?: number | null;
+  /**
+   * Only the requests of this server of a merged log of the baseline (its lines' tag, as
+   * `stageLens/runBoots` lists the servers), as `compare --baseline-server`; absent or null: every server.
+   * With a boot too: that server's boot (each server numbers its own).
+   */
+  readonly baselineServer?: string | null;
+  /** ...of the candidate, as `compare --candidate-server`. */
+  readonly candidateServer?: string | null;
 }
 
-/** The server boots of one run that gave requests, in order; empty for a /metrics scrape or a run without requests. */
+/** A run to pick a part of: with `server`, the boots asked for are that server's of a merged log. */
+export type RunBootsParams = CompareTarget & { readonly server?: string | null };
+
+/** What of one run the compare command may offer to pick. */
 export interface RunBootsResult {
+  /** The server boots that gave requests, in order (of `server`, when given); empty for a /metrics scrape or a run without requests. */
   readonly boots: readonly RunBoot[];
+  /**
+   * The servers of a merged log, by name, with their requests (every server, whatever `server`
+   * is); empty for a log of one server, a scrape, and past MAX_SERVERS (the views' server pick stops there too).
+   */
+  readonly servers: readonly RunServer[];
+  /** Requests whose lines carried no server's tag (left out of any one server's). */
+  readonly untaggedRequests: number;
 }
 
 export interface CompareResult {
@@ -927,7 +948,7 @@ export interface ServerRequests {
   /** Compare Sessions panel: two runs (sessions or paths) compared per stage and phase, with noise and findings that appeared or disappeared; refused when they cannot be compared. */
   'stageLens/compare': [CompareParams, CompareResult];
   /** Compare command, after a run is picked: its server boots with requests, offered as a choice when there are several. */
-  'stageLens/runBoots': [CompareTarget, RunBootsResult];
+  'stageLens/runBoots': [RunBootsParams, RunBootsResult];
   /** Extension when stageLens.retention.* changes: applies the limits at once and answers the sessions deleted (never one still capturing). */
   'stageLens/setRetention': [RetentionParams, RetentionResult];
   /** Read From Prometheus command: polls a Prometheus server's query API for one deployment; bad parameters are refused before a session exists. */

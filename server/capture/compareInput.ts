@@ -84,10 +84,16 @@ function serverOf(reader: LogRunReader): Pick<RunData, 'serverCounts'> {
   return counts === null ? {} : { serverCounts: counts };
 }
 
-/** The boots the run has, and the boot selected (with what it left out) when one was. */
-function bootOf(reader: LogRunReader): Pick<RunData, 'bootCounts' | 'boots'> {
+/** The boots and servers the run has, and the boot selected (with what it left out) when one was. */
+function bootOf(reader: LogRunReader): Pick<RunData, 'bootCounts' | 'boots' | 'servers' | 'untaggedRequests'> {
   const counts = reader.bootCounts();
-  return counts === null ? { boots: reader.boots() } : { bootCounts: counts, boots: reader.boots() };
+  const { servers, untagged } = reader.servers();
+  return {
+    ...(counts === null ? {} : { bootCounts: counts }),
+    boots: reader.boots(),
+    servers,
+    untaggedRequests: untagged,
+  };
 }
 
 /**
@@ -222,9 +228,10 @@ async function loadSessionFolder(dir: string, source: string, options: LoadRunOp
     ...(checked.meta.info.stageRoles === undefined ? {} : { recordedStageRoles: checked.meta.info.stageRoles }),
   };
   const samples = reader.end((read) => runStageRolesOf({ source, ...names, samples: read }));
-  // A scrape's histograms count every request since the server last started, not one boot's: with a boot selected they are left out.
-  const scrape: LogSessionScrape =
-    options.boot === undefined || options.boot === null ? scrapeOfLogSession(files, source) : { histograms: null };
+  // A scrape's histograms count every request since the server last started, not one boot's nor
+  // one server's of a merged log: with a boot or a server selected they are left out.
+  const whole = (options.boot ?? null) === null && (options.server ?? null) === null;
+  const scrape: LogSessionScrape = whole ? scrapeOfLogSession(files, source) : { histograms: null };
   // A scrape-only session has no captured log: it has no per-request data, not "0 requests".
   return {
     source,
@@ -234,6 +241,7 @@ async function loadSessionFolder(dir: string, source: string, options: LoadRunOp
     ...scrape,
     problemCount: reader.problemCount + (scrape.problemCount ?? 0),
     ...bootOf(reader),
+    ...serverOf(reader),
   };
 }
 

@@ -1,18 +1,30 @@
 // `stageLens/compare`: two runs, each a session of this server (its analysis is already in
 // memory) or a path on disk (log, /metrics scrape, saved session folder), compared by
 // server/core/compare. The editor's Compare Sessions panel shows the result. One server boot of
-// a side is read as `compare --baseline-boot` reads it: a session from its folder, as a saved one;
-// so is an imported /metrics scrape.
-// `stageLens/runBoots`: the boots a run has, for the compare command to offer.
+// a side, or one server of a merged log, is read as `compare --baseline-boot` / `--baseline-server`
+// read it: a session from its folder, as a saved one; so is an imported /metrics scrape.
+// `stageLens/runBoots`: the boots and servers a run has, for the compare command to offer.
 import { compareRuns, incomparableReason, runSamplesFromAnalysis } from '../core/compare';
 import type { RunData } from '../core/compare';
 import { loadRun, scrapeOfLogSession } from '../capture/compareInput';
 import { SessionFiles } from '../capture/sessionFiles';
 import { sessionSummary } from '../capture/sessionQueries';
 import type { SessionRegistry } from '../capture/sessionRegistry';
-import type { CompareParams, CompareResult, CompareRunName, CompareTarget, RunBootsResult } from '../protocol';
+import type {
+  CompareParams,
+  CompareResult,
+  CompareRunName,
+  CompareTarget,
+  RunBoot,
+  RunBootsParams,
+  RunBootsResult,
+  RunServer,
+} from '../protocol';
 import { runNameOfPath, runNameOfSession, runNameWithBoot } from '../core/compare/runName';
 import { unknownBootProblem } from '../core/analysis/bootWords';
+import { unknownServerProblem } from '../core/analysis/serverWords';
+import { MAX_SERVERS } from '../core/analysis/serverSummaries';
+import type { Session } from '../capture/session';
 import { bootChoices } from '../core/analysis/bootPipelines';
 import { sessionPipelineNames } from '../core/stageRoles';
 
@@ -21,6 +33,7 @@ async function sessionRun(
   sessionId: string,
   excludeCold: boolean,
   boot: number | null,
+  server: string | null,
 ): Promise<{ run: RunData; name: CompareRunName }> {
   const session = await registry.open(sessionId);
   const info = session.info;
@@ -28,8 +41,8 @@ async function sessionRun(
   // An imported /metrics scrape, or the last scrape of a session attached to a /metrics URL, is read
   // from its folder as `compare <folder>` and `compare x.prom` read it: its histograms added over
   // replicas and its findings, not a log of 0 requests nor rows per replica.
-  if (boot !== null || info.importedScrape === true || info.kind === 'scrape') {
-    const run = await loadRun(registry.folderOf(sessionId), { excludeCold, boot });
+  if (boot !== null || server !== null || info.importedScrape === true || info.kind === 'scrape') {
+    const run = await loadRun(registry.folderOf(sessionId), { excludeCold, boot, server });
     return { run: { ...run, source: `${info.kind} session ${info.id} (${info.description})` }, name };
   }
   // Findings from the summary (request ids capped), over the requests the quantiles are; the
@@ -69,25 +82,32 @@ async function runOf(
   target: CompareTarget,
   excludeCold: boolean,
   boot: number | null,
+  server: string | null,
 ): Promise<{ run: RunData; name: CompareRunName }> {
   const side =
     'sessionId' in target
-      ? await sessionRun(registry, target.sessionId, excludeCold, boot)
-      : { run: await loadRun(target.path, { excludeCold, boot }), name: runNameOfPath(target.path) };
+      ? await sessionRun(registry, target.sessionId, excludeCold, boot, server)
+      : { run: await loadRun(target.path, { excludeCold, boot, server }), name: runNameOfPath(target.path) };
   if (boot !== null) {
     if (side.run.kind === 'scrape')
       throw new Error(`${side.run.source} is a /metrics scrape, which has no server boots`);
     const problem = unknownBootProblem(side.run.bootCounts ?? null);
     if (problem !== null) throw new Error(`${side.name.name}: ${problem}`);
   }
-  return { run: side.run, name: runNameWithBoot(side.name, boot) };
+  if (server !== null) {
+    if (side.run.kind === 'scrape')
+      throw new Error(`${side.run.source} is a /metrics scrape, which has no server tags`);
+    const problem = unknownServerProblem(side.run.serverCounts ?? null);
+    if (problem !== null) throw new Error(`${side.name.name}: ${problem}`);
+  }
+  return { run: side.run, name: runNameWithBoot(side.name, boot, server) };
 }
 
 export async function compareRequest(registry: SessionRegistry, params: CompareParams): Promise<CompareResult> {
   const excludeCold = params.excludeCold === true;
   const [baseline, candidate] = await Promise.all([
-    runOf(registry, params.baseline, excludeCold, params.baselineBoot ?? null),
-    runOf(registry, params.candidate, excludeCold, params.candidateBoot ?? null),
+    runOf(registry, params.baseline, excludeCold, params.baselineBoot ?? null, params.baselineServer ?? null),
+    runOf(registry, params.candidate, excludeCold, params.candidateBoot ?? null, params.candidateServer ?? null),
   ]);
   const reason = incomparableReason(baseline.run, candidate.run);
   if (reason !== null) throw new Error(reason);
@@ -98,11 +118,40 @@ export async function compareRequest(registry: SessionRegistry, params: CompareP
   };
 }
 
-export async function runBootsRequest(registry: SessionRegistry, target: CompareTarget): Promise<RunBootsResult> {
-  if ('sessionId' in target) {
-    const session = await registry.open(target.sessionId);
-    return { boots: bootChoices(session.bootPipelines()) };
+/** The servers a pick offers: two or more, and no more than the views' server pick offers. */
+function offeredServers(servers: readonly RunServer[]): readonly RunServer[] {
+  return servers.length < 2 || servers.length > MAX_SERVERS ? [] : servers;
+}
+
+/** The boots of one server of a session's merged log: its rows counted by boot, each boot's model as the session names it. */
+function serverBoots(session: Session, server: string): RunBoot[] {
+  const index = session.explainIndex;
+  const ordinal = index.serverOrdinalOf(server);
+  const requests = new Map<number, number>();
+  if (ordinal >= 0)
+    for (let i = 0; i < index.length; i++)
+      if (index.serverOrdinal(i) === ordinal) requests.set(index.boot(i), (requests.get(index.boot(i)) ?? 0) + 1);
+  const models = new Map(bootChoices(session.bootPipelines()).map((b) => [b.boot, b.model]));
+  return [...requests]
+    .sort((a, b) => a[0] - b[0])
+    .map(([boot, n]) => ({ boot, requests: n, model: models.get(boot) ?? null }));
+}
+
+export async function runBootsRequest(registry: SessionRegistry, params: RunBootsParams): Promise<RunBootsResult> {
+  const server = params.server ?? null;
+  if ('sessionId' in params) {
+    const session = await registry.open(params.sessionId);
+    const { servers, untagged } = session.explainIndex.serverCounts();
+    return {
+      boots: server === null ? bootChoices(session.bootPipelines()) : serverBoots(session, server),
+      servers: offeredServers(servers),
+      untaggedRequests: untagged,
+    };
   }
-  const run = await loadRun(target.path, { excludeCold: false });
-  return { boots: run.boots ?? [] };
+  const run = await loadRun(params.path, { excludeCold: false, server });
+  return {
+    boots: run.boots ?? [],
+    servers: offeredServers(run.servers ?? []),
+    untaggedRequests: run.untaggedRequests ?? 0,
+  };
 }

@@ -164,4 +164,11 @@ test("each server numbers its own boots: one pod's restart is a boot of that pod
   const own = cli(['analyze', file, '--server', 'pod/vllm-omni-0/vllm', '--boot', '1', '--format', 'json']);
   assert.equal(own.status, 0, own.stderr);
   assert.equal((JSON.parse(own.stdout) as { requests: unknown[] }).requests.length, 6);
+  // compare says the same of a side that names it.
+  const side = cli(['compare', file, file, '--baseline-server', 'pod/vllm-omni-0/vllm', '--baseline-boot', '2']);
+  assert.equal(side.status, 2);
+  assert.match(
+    side.stderr,
+    /^stage-lens compare: --baseline-server pod\/vllm-omni-0\/vllm: the baseline \(.*\): the log has no request of server 'pod\/vllm-omni-0\/vllm' in boot 2: boot 2's servers are pod\/vllm-omni-1\/vllm \(3 requests\); each server numbers its own starts/,
+  );
 });

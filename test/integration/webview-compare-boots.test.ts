@@ -2,7 +2,7 @@
 // boots (the upstream-rendered Qwen3-TTS log before the codec TTFT fix, then the one after it,
 // appended after a restart) compared boot 1 against boot 2, as the language server answers it:
 // each run says the boot it is after its name, in the title and in its line; a run compared whole
-// says none.
+// says none. A merged log's side names its server too.
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -76,4 +76,32 @@ test('one log, boot 1 vs boot 2: the header names each boot; a run compared whol
     baseline: 'server.log · 12 requests · logged 10-19 07:12:04 – 07:12:12',
     candidate: 'server.log (boot 2) · 6 requests · logged 10-19 07:12:05 – 07:12:12',
   });
+});
+
+test('a merged log, one pod against a boot of the other: the header names each side by its server (and boot)', async () => {
+  const merged = path.resolve(__dirname, '..', 'fixtures', 'logs', 'merged-kubectl-two-servers-restart.log');
+  const pod0 = 'pod/vllm-omni-0/vllm';
+  const pod1 = 'pod/vllm-omni-1/vllm';
+  const [baseline, candidate] = await Promise.all([
+    loadRun(merged, { excludeCold: false, server: pod0 }),
+    loadRun(merged, { excludeCold: false, server: pod1, boot: 2 }),
+  ]);
+  const name = runNameOfPath(merged);
+  const shown = await header({
+    report: compareRuns(baseline!, candidate!),
+    baselineRun: runNameWithBoot(name, null, pod0),
+    candidateRun: runNameWithBoot(name, 2, pod1),
+  });
+  assert.equal(
+    shown.title,
+    `Stage Lens: merged-kubectl-two-servers-restart.log (server ${pod0}) → merged-kubectl-two-servers-restart.log (boot 2, server ${pod1})`,
+  );
+  assert.match(
+    shown.baseline,
+    /^merged-kubectl-two-servers-restart\.log \(server pod\/vllm-omni-0\/vllm\) · 6 requests · /,
+  );
+  assert.match(
+    shown.candidate,
+    /^merged-kubectl-two-servers-restart\.log \(boot 2, server pod\/vllm-omni-1\/vllm\) · 3 requests · /,
+  );
 });

@@ -34,7 +34,7 @@ export function viewServerNote(selected: string, servers: readonly ServerChoice[
 
 /** The servers a log has, in words: "pod/vllm-0/vllm (6 requests) and pod/vllm-1/vllm (3 requests)". */
 export function serverListText(servers: ServerCounts['servers']): string {
-  return andList(servers.map((s) => `${s.server} (${countOf(s.requests, 'request')})`));
+  return andList(servers.map(serverPickLabel));
 }
 
 /** Why --server read nothing: the log has no request of that server (with the servers it has); null when it has. */

@@ -11,7 +11,7 @@ import { LogStreamParser } from '../log';
 import { eachDecodePiece } from '../log/lines';
 import type { ParseOutput, ParseProblem } from '../records';
 import { RunSamplesBuilder, withFindings } from './runSamples';
-import type { RunBoot, RunSamples } from './types';
+import type { RunBoot, RunSamples, RunServer } from './types';
 import type { BootCounts, ServerCounts } from '../analysis/types';
 import { isStatsTableAtDebug } from '../analysis/tablesMissing';
 import { requestScopeWords } from '../analysis/requestScope';
@@ -28,8 +28,10 @@ export class LogRunReader {
   /** Requests per boot, before the selection: the boots a selection may name. */
   private readonly bootRequests = new Map<number, number>();
   private bootOutside = 0;
+  /** Requests per boot of each server ('' for those of no server's tag), before any selection: the servers and boots a pick may name. */
+  private readonly serverBoots = new Map<string, Map<number, number>>();
   /** The server selected, counting the requests of the boot selected per server. */
-  private readonly servers: ServerSelection;
+  private readonly selection: ServerSelection;
   private overallSummaryTables = 0;
   private debugLines = false;
   /** A stats table was printed at DEBUG: stage-tables-missing says the stage tables were cut out (tablesMissing.ts). */
@@ -46,7 +48,7 @@ export class LogRunReader {
     private readonly boot: number | null = null,
     server: string | null = null,
   ) {
-    this.servers = new ServerSelection(server);
+    this.selection = new ServerSelection(server);
     this.samples = new RunSamplesBuilder(excludeCold);
     // Cold starts left out of the quantiles are out of the findings too (as in analyze).
     this.findings = new FindingsBuilder(excludeCold);
@@ -89,18 +91,40 @@ export class LogRunReader {
 
   /** With a server selected: it, the requests of other servers (left out) and the servers the log has; null without one. */
   serverCounts(): ServerCounts | null {
-    return this.servers.counts();
+    const counts = this.selection.counts();
+    // With a boot selected too, the servers counted are that boot's (each server numbers its own).
+    return counts === null || this.boot === null ? counts : { ...counts, boot: this.boot };
   }
 
-  /** The boots that gave a request, in order, with the model each named (every boot, selected or not). */
+  /**
+   * The boots that gave a request, in order, with the model each named (every boot, selected or
+   * not); with a server selected, that server's boots (each server of a merged log numbers its own).
+   */
   boots(): RunBoot[] {
-    return [...this.bootRequests]
+    const server = this.selection.server;
+    const requests = server === null ? this.bootRequests : (this.serverBoots.get(server) ?? new Map<number, number>());
+    return [...requests]
       .sort((a, b) => a[0] - b[0])
       .map(([boot, requests]) => ({
         boot,
         requests,
         model: modelOfBoot(this.bootModels, boot, this.bootRequests.has(0)),
       }));
+  }
+
+  /** Every server of a merged log that gave a request, by name, with its requests (selected or not), and the requests of no server's tag. */
+  servers(): { servers: RunServer[]; untagged: number } {
+    const servers: RunServer[] = [];
+    for (const [server, boots] of this.serverBoots) {
+      if (server === '') continue;
+      let requests = 0;
+      for (const n of boots.values()) requests += n;
+      servers.push({ server, requests });
+    }
+    servers.sort((a, b) => (a.server < b.server ? -1 : a.server > b.server ? 1 : 0));
+    let untagged = 0;
+    for (const n of this.serverBoots.get('')?.values() ?? []) untagged += n;
+    return { servers, untagged };
   }
 
   /** `rolesOf`: the stage roles of the run these samples are (runRoles.ts), which name its stages in its findings. */
@@ -168,17 +192,21 @@ export class LogRunReader {
   }
 
   private inServer(source: string | null | undefined): boolean {
-    return this.servers.has(source);
+    return this.selection.has(source);
   }
 
   private accept(requests: readonly AnalyzedRequest[]): void {
     for (const request of requests) {
       this.bootRequests.set(request.boot, (this.bootRequests.get(request.boot) ?? 0) + 1);
+      const server = request.server ?? '';
+      let boots = this.serverBoots.get(server);
+      if (boots === undefined) this.serverBoots.set(server, (boots = new Map<number, number>()));
+      boots.set(request.boot, (boots.get(request.boot) ?? 0) + 1);
       if (!this.inBoot(request.boot)) {
         this.bootOutside += 1;
         continue;
       }
-      if (!this.servers.keep(request)) continue;
+      if (!this.selection.keep(request)) continue;
       this.samples.add(request);
       this.findings.add(request);
     }

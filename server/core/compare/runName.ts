@@ -14,6 +14,8 @@ export interface CompareRunName {
   readonly detail: string;
   /** The one server boot of it compared (compare --baseline-boot/--candidate-boot); absent: every boot. */
   readonly boot?: number;
+  /** The one server of a merged log compared (compare --baseline-server/--candidate-server); absent: every server. */
+  readonly server?: string;
 }
 
 /** What of a session names it (SessionInfo satisfies it). */
@@ -41,12 +43,24 @@ export function runNameOfPath(p: string): CompareRunName {
   return { name: baseName(p), imported: false, detail: p };
 }
 
-/** A run of which one server boot is compared (null or undefined: every boot). */
-export function runNameWithBoot(run: CompareRunName, boot: number | null | undefined): CompareRunName {
-  return boot === null || boot === undefined ? run : { ...run, boot };
+/** A run of which one server boot, or one server of a merged log, is compared (null or undefined: every one). */
+export function runNameWithBoot(
+  run: CompareRunName,
+  boot: number | null | undefined,
+  server: string | null = null,
+): CompareRunName {
+  return {
+    ...run,
+    ...(boot === null || boot === undefined ? {} : { boot }),
+    ...(server === null ? {} : { server }),
+  };
 }
 
-/** The run's name as shown: "server.log (boot 2)" with a boot, as the CLI's report names it. */
+/** The run's name as shown: "server.log (boot 2, server pod/a)" with a boot and a server, as the CLI's report names it. */
 export function shownRunName(run: CompareRunName): string {
-  return run.boot === undefined ? run.name : `${run.name} (boot ${run.boot})`;
+  const qualifiers = [
+    ...(run.boot === undefined ? [] : [`boot ${run.boot}`]),
+    ...(run.server === undefined ? [] : [`server ${run.server}`]),
+  ];
+  return qualifiers.length === 0 ? run.name : `${run.name} (${qualifiers.join(', ')})`;
 }

@@ -130,8 +130,15 @@ export interface RunData {
   readonly bootCounts?: BootCounts;
   /** With one server of a merged log selected (compare --baseline-server/--candidate-server): it, the others' requests left out, the servers the log has. */
   readonly serverCounts?: ServerCounts;
-  /** The server boots of a log or session with requests, in order (before any boot selection); absent for a scrape. */
+  /**
+   * The server boots of a log or session with requests, in order (before any boot selection; of
+   * the server selected, when one is: each server of a merged log numbers its own); absent for a scrape.
+   */
   readonly boots?: readonly RunBoot[];
+  /** Every server of a merged log with requests, by name (before any selection); absent for a scrape. */
+  readonly servers?: readonly RunServer[];
+  /** Requests whose lines carried no server's tag; absent for a scrape. */
+  readonly untaggedRequests?: number;
   /** Bytes of log read before its gzip data broke off (what the run is of); absent for an input read whole. */
   readonly partialLogBytes?: number;
   /**
@@ -167,6 +174,12 @@ export interface RunBoot {
   readonly boot: number;
   readonly requests: number;
   readonly model: string | null;
+}
+
+/** One server of a merged log (its lines' tag) and its requests. */
+export interface RunServer {
+  readonly server: string;
+  readonly requests: number;
 }
 
 export interface RunSamples {
