@@ -1,7 +1,15 @@
 // Answers the client's questions about one session: summary over a window, a page of
 // requests (sorted and filtered here, not in the webview), one request with its
 // timeline, findings.
-import { bootsDifferFinding, viewBootsOf } from '../core/analysis/bootPipelines';
+import {
+  bootChoices,
+  bootsDifferFinding,
+  pipelineGroups,
+  pipelineText,
+  viewBootsOf,
+  type BootPipeline,
+} from '../core/analysis/bootPipelines';
+import type { RunBoot } from '../core/compare/types';
 import { EdgeSummaryBuilder } from '../core/analysis/edgeSummary';
 import { FindingsBuilder } from '../core/analysis/findings';
 import { StageSummaryBuilder } from '../core/analysis/stageSummary';
@@ -67,9 +75,40 @@ export function scopeMaskOf(session: Session): ScopeMask {
   };
 }
 
-/** The session's boots when it has several with requests, with the boot `scope` keeps. */
+/** One server's boots of a merged log: the session's pipeline of each boot it has, with its own requests. */
+function serverBootPipelines(session: Session, server: string): BootPipeline[] {
+  const byBoot = new Map(session.bootPipelines().map((p) => [p.boot, p]));
+  return session.explainIndex.serverBoots(server).map(({ boot, requests }) => {
+    const pipeline = byBoot.get(boot);
+    return pipeline === undefined ? { boot, requests, model: null, stages: [] } : { ...pipeline, requests };
+  });
+}
+
+/** The boots of one server of a session's merged log, with its requests in each (each server numbers its own). */
+export function serverBootChoices(session: Session, server: string): RunBoot[] {
+  return bootChoices(serverBootPipelines(session, server));
+}
+
+/**
+ * The session's boots when it has several with requests, with the boot `scope` keeps. With a
+ * server of a merged log picked, that server's boots: a pod that never restarted has none to
+ * pick, unless a boot is picked already, which is then offered (with the server's requests in
+ * it, 0 for another pod's boot) so that the pick can be left.
+ */
 function sessionBoots(session: Session, scope: ExplainScope | undefined): SessionBoots | null {
-  return viewBootsOf(session.bootPipelines(), scope?.boot ?? null);
+  const selected = scope?.boot ?? null;
+  const server = scope?.server ?? null;
+  if (server === null) return viewBootsOf(session.bootPipelines(), selected);
+  const pipelines = serverBootPipelines(session, server);
+  const boots = bootChoices(pipelines);
+  if (selected !== null && !boots.some((b) => b.boot === selected))
+    boots.push({ boot: selected, requests: 0, model: null });
+  if (boots.length < 2 && selected === null) return null;
+  return {
+    boots: boots.sort((a, b) => a.boot - b.boot),
+    pipelines: pipelineGroups(pipelines).map(pipelineText),
+    selected,
+  };
 }
 
 /**

@@ -15,7 +15,6 @@ import type {
   CompareResult,
   CompareRunName,
   CompareTarget,
-  RunBoot,
   RunBootsParams,
   RunBootsResult,
   RunServer,
@@ -24,7 +23,7 @@ import { runNameOfPath, runNameOfSession, runNameWithBoot } from '../core/compar
 import { unknownBootProblem } from '../core/analysis/bootWords';
 import { unknownServerProblem } from '../core/analysis/serverWords';
 import { MAX_SERVERS } from '../core/analysis/serverSummaries';
-import type { Session } from '../capture/session';
+import { serverBootChoices } from '../capture/sessionQueries';
 import { bootChoices } from '../core/analysis/bootPipelines';
 import { sessionPipelineNames } from '../core/stageRoles';
 
@@ -123,27 +122,13 @@ function offeredServers(servers: readonly RunServer[]): readonly RunServer[] {
   return servers.length < 2 || servers.length > MAX_SERVERS ? [] : servers;
 }
 
-/** The boots of one server of a session's merged log: its rows counted by boot, each boot's model as the session names it. */
-function serverBoots(session: Session, server: string): RunBoot[] {
-  const index = session.explainIndex;
-  const ordinal = index.serverOrdinalOf(server);
-  const requests = new Map<number, number>();
-  if (ordinal >= 0)
-    for (let i = 0; i < index.length; i++)
-      if (index.serverOrdinal(i) === ordinal) requests.set(index.boot(i), (requests.get(index.boot(i)) ?? 0) + 1);
-  const models = new Map(bootChoices(session.bootPipelines()).map((b) => [b.boot, b.model]));
-  return [...requests]
-    .sort((a, b) => a[0] - b[0])
-    .map(([boot, n]) => ({ boot, requests: n, model: models.get(boot) ?? null }));
-}
-
 export async function runBootsRequest(registry: SessionRegistry, params: RunBootsParams): Promise<RunBootsResult> {
   const server = params.server ?? null;
   if ('sessionId' in params) {
     const session = await registry.open(params.sessionId);
     const { servers, untagged } = session.explainIndex.serverCounts();
     return {
-      boots: server === null ? bootChoices(session.bootPipelines()) : serverBoots(session, server),
+      boots: server === null ? bootChoices(session.bootPipelines()) : serverBootChoices(session, server),
       servers: offeredServers(servers),
       untaggedRequests: untagged,
     };

@@ -171,6 +171,41 @@ test(
     assert.equal(boot.requestCount, 3);
     assert.deepEqual(rounded(boot.servers), cliBoot.servers);
 
+    // The boot pick offers the picked server's own boots: B restarted (3 requests in each), A
+    // never did (no boot to pick, until a boot is picked: then A's boot 1 and the boot picked,
+    // with none of A's requests in it, so that the pick can be left).
+    const bootsOf = (s: typeof one): unknown =>
+      s.boots === null || s.boots === undefined
+        ? null
+        : [s.boots.boots.map((b) => [b.boot, b.requests]), s.boots.selected];
+    assert.deepEqual(bootsOf(one), [
+      [
+        [1, 3],
+        [2, 3],
+      ],
+      null,
+    ]);
+    assert.deepEqual(bootsOf(boot), [
+      [
+        [1, 3],
+        [2, 3],
+      ],
+      2,
+    ]);
+    assert.equal(
+      bootsOf(await lsp.request('stageLens/summary', { sessionId: session.id, scope: { server: A } })),
+      null,
+    );
+    const aBoot2 = await lsp.request('stageLens/summary', { sessionId: session.id, scope: { server: A, boot: 2 } });
+    assert.equal(aBoot2.requestCount, 0);
+    assert.deepEqual(bootsOf(aBoot2), [
+      [
+        [1, 6],
+        [2, 0],
+      ],
+      2,
+    ]);
+
     // Latency Details' table, the Each request chart and the tail keep the same requests.
     const page = await lsp.request('stageLens/requests', {
       sessionId: session.id,

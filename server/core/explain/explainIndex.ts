@@ -91,6 +91,8 @@ export class ExplainIndex {
   private rowServers: number[] | null = null;
   /** Requests per server ordinal, and of no server's tag. */
   private readonly serverRequests: number[] = [];
+  /** Requests per boot of each server ordinal (each server of a merged log numbers its own boots). */
+  private readonly serverBootRequests: Map<number, number>[] = [];
   private untaggedRequests = 0;
   private readonly finish = new TimeColumn();
   private readonly partMetas = new Map<string, PartMeta>();
@@ -150,7 +152,7 @@ export class ExplainIndex {
     this.ids.push(request.requestId);
     for (const s of request.stages) if (prefillCoversDecode(request, s)) this.oneOutput.add(s.stageKey);
     this.bootCold.push(request.boot * 2 + (request.cold ? COLD : 0));
-    const server = this.addServer(row, request.server);
+    const server = this.addServer(row, request.server, request.boot);
     const logged = this.clock.midpoint(request.timestamp);
     const finish = logged ?? fallbackFinishMs;
     // A finish from the log is known to its printed second; the fallback (the capture's time) to the ms.
@@ -236,7 +238,7 @@ export class ExplainIndex {
   }
 
   /** Records row `row`'s server (undefined: no tag); returns its ordinal, -1 without one. */
-  private addServer(row: number, server: string | undefined): number {
+  private addServer(row: number, server: string | undefined, boot: number): number {
     if (server === undefined) {
       this.rowServers?.push(-1);
       this.untaggedRequests += 1;
@@ -248,8 +250,11 @@ export class ExplainIndex {
       this.serverNames.push(server);
       this.serverOrdinals.set(server, ordinal);
       this.serverRequests.push(0);
+      this.serverBootRequests.push(new Map<number, number>());
     }
     this.serverRequests[ordinal] += 1;
+    const boots = this.serverBootRequests[ordinal] as Map<number, number>;
+    boots.set(boot, (boots.get(boot) ?? 0) + 1);
     if (this.rowServers === null) this.rowServers = new Array<number>(row).fill(-1);
     this.rowServers.push(ordinal);
     return ordinal;
@@ -276,6 +281,13 @@ export class ExplainIndex {
       .map((server, i) => ({ server, requests: this.serverRequests[i] ?? 0 }))
       .sort((a, b) => (a.server < b.server ? -1 : a.server > b.server ? 1 : 0));
     return { servers, untagged: this.untaggedRequests };
+  }
+
+  /** The requests of one server of a merged log per boot, in boot order; empty for a name no request has. */
+  serverBoots(server: string): { readonly boot: number; readonly requests: number }[] {
+    const ordinal = this.serverOrdinals.get(server);
+    const boots = ordinal === undefined ? undefined : this.serverBootRequests[ordinal];
+    return [...(boots ?? [])].sort((a, b) => a[0] - b[0]).map(([boot, requests]) => ({ boot, requests }));
   }
 
   /** Row i's server (its tag); undefined when its request named none. */

@@ -90,6 +90,13 @@ uiTest(
     // analyze --server pod/vllm-omni-1/vllm: end to end n=6, p50 1,425; one server has no rows per server.
     assert.deepEqual(texts.length, 1, texts.join(' | '));
     assert.match(texts[0] ?? '', /^end to end ?n=6 .*1,425/, texts.join(' | '));
+    // The boot pick offers that pod's own boots (it restarted after 3 requests), not the log's 9 and 3.
+    await waitText(view, '[data-testid="boot-pick"]', (t) => t.includes('All boots (6 requests)'), "the pod's boots");
+    const bootOptions = await view.locator('[data-testid="boot-pick"] option').allTextContents();
+    assert.deepEqual(
+      bootOptions.map((o) => o.split(' · ').slice(0, 2).join(' · ')),
+      ['All boots (6 requests)', 'boot 1 · 3 requests', 'boot 2 · 3 requests'],
+    );
     await wb.screenshot('merged-servers-one-pod-side-panel');
 
     // Latency Details: the other pod picked there, its table holds that pod's requests alone.
@@ -97,8 +104,11 @@ uiTest(
     const panel = await wb.webview('Stage Lens: Latency Details');
     await panel.locator('[data-testid="tab-requests"]').click();
     await waitText(panel, '[data-testid="request-total"]', (t) => t.startsWith('12 requests'), 'every request first');
+    await panel.locator('[data-testid="boots"]').waitFor({ state: 'visible', timeout: 30_000 });
     await panel.locator('[data-testid="server-pick"]').selectOption('pod/vllm-omni-0/vllm');
     await waitText(panel, '[data-testid="request-total"]', (t) => t.startsWith('6 requests'), "the pod's 6 requests");
+    // That pod never restarted: no boot to pick.
+    await panel.locator('[data-testid="boots"]').waitFor({ state: 'hidden', timeout: 30_000 });
     await waitText(panel, '[data-testid="request-id"][data-index="5"]', (t) => t !== '', 'the rows');
     // The ids the log's lines tagged with that pod print.
     const podIds = new Set(
