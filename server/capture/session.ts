@@ -9,6 +9,7 @@ import type { RequestStore } from '../core/analysis/requestStore';
 import type { RequestsInScope } from '../core/analysis/requestScope';
 import type { AnalyzedRequest } from '../core/analysis/types';
 import type { BootPipeline, BootPipelineEvidence } from '../core/analysis/bootPipelines';
+import type { ServerPipelineEvidence } from '../core/analysis/serverPipelines';
 import { RequestOrderCache } from './requestQueries';
 import { ScopedSummaryCache } from './scopedSummaries';
 import { ExplainIndex } from '../core/explain/explainIndex';
@@ -155,6 +156,11 @@ export class Session {
   /** The boots' pipelines with the models the log named, to be fed some of the session's requests (a window of them). */
   bootPipelineEvidence(): BootPipelineEvidence {
     return this.analysis.bootPipelineEvidence();
+  }
+
+  /** A merged log's servers' pipelines with the models they named, to be fed some of the session's requests. */
+  serverPipelineEvidence(): ServerPipelineEvidence {
+    return this.analysis.serverPipelineEvidence();
   }
 
   /** The pipeline each server boot served (its requests and model), in boot order. */

@@ -10,6 +10,7 @@ import {
   type BootPipeline,
 } from '../core/analysis/bootPipelines';
 import type { RunBoot } from '../core/compare/types';
+import { serversDifferFinding } from '../core/analysis/serverPipelines';
 import { EdgeSummaryBuilder } from '../core/analysis/edgeSummary';
 import { FindingsBuilder } from '../core/analysis/findings';
 import { StageSummaryBuilder } from '../core/analysis/stageSummary';
@@ -146,11 +147,13 @@ function figuresOver(
   const servers = new ServerSummaries();
   const tablesMissing = new TablesMissingCounter();
   const boots = session.bootPipelineEvidence();
+  const serverPipelines = session.serverPipelineEvidence();
   let count = 0;
   let legacyDictRequests = 0;
   for (const i of rows) {
     const r = requests.at(i) as AnalyzedRequest;
     boots.add(r);
+    serverPipelines.add(r);
     summaries.add(r);
     edges.add(r);
     findings.add(r);
@@ -162,11 +165,16 @@ function figuresOver(
   }
   const stages = summaries.stages();
   const mixedBoots = bootsDifferFinding(boots.pipelines());
+  const mixedServers = serversDifferFinding(serverPipelines.pipelines());
   return {
     requestCount: count,
     stages,
     replicas: summaries.replicas([]),
-    findings: [...(mixedBoots === null ? [] : [mixedBoots]), ...findings.findings(stages, 200, roles)],
+    findings: [
+      ...(mixedBoots === null ? [] : [mixedBoots]),
+      ...(mixedServers === null ? [] : [mixedServers]),
+      ...findings.findings(stages, 200, roles),
+    ],
     endToEnd: endToEnd.summary(),
     servers: servers.summary(),
     tablesMissing: tablesMissing.notice(debugLines, overallTables, statsTablesAtDebug),

@@ -85,9 +85,9 @@ Options:
                             requests before any), for a log whose boots served different
                             pipelines (finding boots-differ-in-pipeline)
   --server <name>           only requests of one server of a log that merges several servers'
-                            (finding slow-server), named as the report lists it:
-                            pod/<pod>/<container> (kubectl logs --prefix), the container
-                            (docker compose logs), <pod>/<container> (stern)
+                            (findings slow-server, servers-differ-in-pipeline), named as the
+                            report lists it: pod/<pod>/<container> (kubectl logs --prefix), the
+                            container (docker compose logs), <pod>/<container> (stern)
   --deploy-config <yaml>    the deploy YAML the server ran with (base_config overlays resolved):
                             findings name what it sets that explains them (e.g. model_runner
                             v2 + async_chunk for a stage whose prefill covers its decode); the

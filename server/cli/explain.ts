@@ -61,9 +61,9 @@ Options:
   --boot <n>            only requests of server boot n (1: the log's first server start; 0:
                         requests before any), for a log whose boots served different pipelines
   --server <name>       only requests of one server of a log that merges several servers'
-                        (finding slow-server), named as analyze lists it: pod/<pod>/<container>
-                        (kubectl logs --prefix), the container (docker compose logs),
-                        <pod>/<container> (stern)
+                        (findings slow-server, servers-differ-in-pipeline), named as analyze
+                        lists it: pod/<pod>/<container> (kubectl logs --prefix), the container
+                        (docker compose logs), <pod>/<container> (stern)
   --deploy-config <yaml>
                         the deploy YAML the server ran with (base_config overlays resolved):
                         the findings, and the tail parts and preemptions they explain, name what

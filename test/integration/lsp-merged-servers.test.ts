@@ -266,3 +266,46 @@ test(
     assert.equal(one.requestCount, 6);
   },
 );
+
+test(
+  "a merged log of a TTS server and an Omni server: servers-differ-in-pipeline in the summary, and not in one server's",
+  { timeout: 90_000 },
+  async () => {
+    const rendered = path.resolve(__dirname, '..', 'fixtures', 'upstream-rendered');
+    const tts = fs.readFileSync(path.join(rendered, 'qwen3tts-talker-first-audio-after-fix.log'), 'utf8').split('\n');
+    const omni = fs.readFileSync(path.join(rendered, 'qwen3-omni-three-stage-transfers.log'), 'utf8').split('\n');
+    const lines: string[] = [];
+    for (let i = 0; i < Math.max(tts.length, omni.length); i++) {
+      if ((tts[i] ?? '') !== '') lines.push(`tts-1  | ${tts[i] as string}`);
+      if ((omni[i] ?? '') !== '') lines.push(`omni-1  | ${omni[i] as string}`);
+    }
+    const file = path.join(tempFolder('stage-lens-mixed-servers-'), 'compose.log');
+    fs.writeFileSync(file, `${lines.join('\n')}\n`);
+    const lsp = await startLanguageServer(storage);
+    const session = await lsp.importLog(file);
+    const mixed = (s: { findings: readonly { code: string; message: string }[] }) =>
+      s.findings.filter((f) => f.code === 'servers-differ-in-pipeline').map((f) => f.message);
+    const whole = await lsp.request('stageLens/summary', { sessionId: session.id });
+    assert.equal(whole.requestCount, 9);
+    const [message] = mixed(whole);
+    assert.match(
+      message ?? '',
+      /^The servers in this merged log served 2 different pipelines: server omni-1 \(3 requests\)/,
+    );
+    // The CLI's warning, word for word.
+    assert.match(
+      cliStdout(['analyze', file]),
+      new RegExp(`servers-differ-in-pipeline: ${escapeRegExp(message ?? '')}`),
+    );
+    // A scope that keeps both servers (cold left out) still pools them; one server's does not.
+    const scoped = await lsp.request('stageLens/summary', { sessionId: session.id, scope: { excludeCold: true } });
+    assert.equal(mixed(scoped).length, 1);
+    const one = await lsp.request('stageLens/summary', { sessionId: session.id, scope: { server: 'tts-1' } });
+    assert.equal(one.requestCount, 6);
+    assert.deepEqual(mixed(one), []);
+  },
+);
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}

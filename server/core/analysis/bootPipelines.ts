@@ -24,8 +24,10 @@ export interface BootStageShape {
 
 /** The pipeline one boot served, as its requests and start-up lines say it. */
 export interface BootPipeline {
-  /** The analysis's boot number (0: requests before the first boot marker). */
+  /** The analysis's boot number (0: requests before the first boot marker); a server's ordinal when `server` is set. */
   readonly boot: number;
+  /** The server of a merged log this pipeline is of (all its boots; serverPipelines.ts); absent: a boot's. */
+  readonly server?: string;
   readonly requests: number;
   /** The model its start-up lines name (non-default args); null when they name none. */
   readonly model: string | null;
@@ -82,9 +84,10 @@ export class BootPipelineEvidence {
     if (!this.models.has(boot)) this.models.set(boot, model);
   }
 
-  add(request: AnalyzedRequest): void {
-    let boot = this.boots.get(request.boot);
-    if (boot === undefined) this.boots.set(request.boot, (boot = { requests: 0, stages: new Map() }));
+  /** `key`: the boot the request counts in (a server's ordinal, for the evidence per server). */
+  add(request: AnalyzedRequest, key = request.boot): void {
+    let boot = this.boots.get(key);
+    if (boot === undefined) this.boots.set(key, (boot = { requests: 0, stages: new Map() }));
     boot.requests += 1;
     for (const stage of request.stages) {
       if (stage.stageId === null) continue;
@@ -128,29 +131,29 @@ export class BootPipelineEvidence {
 
 const stageList = (p: BootPipeline): string => andList(p.stages.map((s) => s.stageId));
 
-/** How boot `b` differs from boot `a`, in words; [] when nothing both say differs. */
+/** A pipeline's name in a sentence: `boot 2`, or `server omni-1` for a server's. */
+const nameOf = (p: BootPipeline): string => (p.server === undefined ? `boot ${p.boot}` : `server ${p.server}`);
+
+/** How boot `b` differs from boot `a` (or server from server), in words; [] when nothing both say differs. */
 export function pipelineDifferences(a: BootPipeline, b: BootPipeline): string[] {
   const models = a.model !== null && b.model !== null && a.model !== b.model;
-  return [
-    ...(models ? [`boot ${a.boot} serves ${a.model}, boot ${b.boot} ${b.model}`] : []),
-    ...stageDifferences(a, b),
-  ];
+  return [...(models ? [`${nameOf(a)} serves ${a.model}, ${nameOf(b)} ${b.model}`] : []), ...stageDifferences(a, b)];
 }
 
 /** How boot `b`'s stages differ from boot `a`'s, in words. */
-function stageDifferences(a: BootPipeline, b: BootPipeline): string[] {
+export function stageDifferences(a: BootPipeline, b: BootPipeline): string[] {
   const out: string[] = [];
   if (stageList(a) !== stageList(b))
-    out.push(`boot ${a.boot} has stages ${stageList(a)}, boot ${b.boot} stages ${stageList(b)}`);
+    out.push(`${nameOf(a)} has stages ${stageList(a)}, ${nameOf(b)} stages ${stageList(b)}`);
   for (const sa of a.stages) {
     const sb = b.stages.find((s) => s.stageId === sa.stageId);
     if (sb === undefined) continue;
     if (sa.kind !== null && sb.kind !== null && sa.kind !== sb.kind)
-      out.push(`stage ${sa.stageId} is ${sa.kind} in boot ${a.boot}, ${sb.kind} in boot ${b.boot}`);
+      out.push(`stage ${sa.stageId} is ${sa.kind} in ${nameOf(a)}, ${sb.kind} in ${nameOf(b)}`);
     // Units differ when the boots share none: a boot that mixes kinds of request within itself is not this finding's case.
     else if (sa.units.length > 0 && sb.units.length > 0 && !sa.units.some((u) => sb.units.includes(u)))
       out.push(
-        `stage ${sa.stageId} outputs ${andList(sa.units)} in boot ${a.boot}, ${andList(sb.units)} in boot ${b.boot}`,
+        `stage ${sa.stageId} outputs ${andList(sa.units)} in ${nameOf(a)}, ${andList(sb.units)} in ${nameOf(b)}`,
       );
   }
   return out;
@@ -162,9 +165,12 @@ export function pipelineText(group: readonly BootPipeline[]): string {
   const stages = p.stages.map(
     (s) => `${s.stageId} ${s.kind ?? 'llm and diffusion'}${s.units.length === 0 ? '' : ` → ${andList(s.units)}`}`,
   );
-  const numbers = group.map((g) => (g.boot === 0 ? '0 (before the first server start)' : String(g.boot)));
+  const servers = p.server !== undefined;
+  const numbers = group.map((g) =>
+    g.server !== undefined ? g.server : g.boot === 0 ? '0 (before the first server start)' : String(g.boot),
+  );
   const requests = group.reduce((sum, g) => sum + g.requests, 0);
-  return `boot${group.length === 1 ? '' : 's'} ${andList(numbers)} (${countOf(requests, 'request')}${p.model === null ? '' : `, ${p.model}`}): stage${stages.length === 1 ? '' : 's'} ${stages.join(', ')}`;
+  return `${servers ? 'server' : 'boot'}${group.length === 1 ? '' : 's'} ${andList(numbers)} (${countOf(requests, 'request')}${p.model === null ? '' : `, ${p.model}`}): stage${stages.length === 1 ? '' : 's'} ${stages.join(', ')}`;
 }
 
 /**

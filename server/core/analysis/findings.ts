@@ -498,6 +498,7 @@ export class FindingsBuilder {
       case 'engine-stats-only':
       case 'boots-differ-in-pipeline':
       case 'slow-server':
+      case 'servers-differ-in-pipeline':
         return '';
     }
   }

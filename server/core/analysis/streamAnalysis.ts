@@ -25,6 +25,7 @@ import { RunSummaryCollector, runSummaryTitle } from './runSummaries';
 import { METRICS_SUMMARY_FORMAT } from '../log/metricsSummary';
 import { OverallSummaryBuilder } from './overallSummaries';
 import { BootPipelineEvidence, bootsDifferFinding, type BootPipeline } from './bootPipelines';
+import { ServerPipelineEvidence, serversDifferFinding } from './serverPipelines';
 import type {
   AnalyzedRequest,
   BootCounts,
@@ -245,6 +246,7 @@ export class StreamAnalysis {
   /** Log clock of the first line with a log prefix (NaN until then): where a window is placed. */
   private firstLogMs = Number.NaN;
   private readonly bootPipelines = new BootPipelineEvidence();
+  private readonly serverPipelines = new ServerPipelineEvidence();
   /** Requests per boot, before any selection: the boots a --boot may name. */
   private readonly bootRequests = new Map<number, number>();
   private bootOutside = 0;
@@ -488,10 +490,11 @@ export class StreamAnalysis {
     return [...this.findingsBuilder.inputFindings(within), ...this.engineFindings(lines)];
   }
 
-  /** A merged log's slow-server warning, over each server's own requests. */
+  /** A merged log's servers of different pipelines, and its slow-server warning, over each server's own requests. */
   private serverFindings(): Finding[] {
-    const f = slowServerFinding(this.servers.summary());
-    return f === null ? [] : [f];
+    const mixed = serversDifferFinding(this.serverPipelines.pipelines());
+    const slow = slowServerFinding(this.servers.summary());
+    return [...(mixed === null ? [] : [mixed]), ...(slow === null ? [] : [slow])];
   }
 
   private bootFindings(): Finding[] {
@@ -502,6 +505,11 @@ export class StreamAnalysis {
   /** Evidence of the boots' pipelines with the models the log named and no request: fed some of the requests (a window of the stored ones). */
   bootPipelineEvidence(): BootPipelineEvidence {
     return this.bootPipelines.modelsOnly();
+  }
+
+  /** Evidence of a merged log's servers' pipelines with the models they named and no request: fed some of the requests. */
+  serverPipelineEvidence(): ServerPipelineEvidence {
+    return this.serverPipelines.modelsOnly();
   }
 
   /** The pipeline each boot served, over the requests kept (bootPipelines.ts). */
@@ -651,6 +659,8 @@ export class StreamAnalysis {
     } else if (record.kind === 'servedModel') {
       const boot = this.assembler.bootOf(record.header?.source);
       this.bootPipelines.noteModel(boot, record.model);
+      const server = record.header?.source;
+      if (server !== undefined && server !== null) this.serverPipelines.noteModel(server, record.model);
       // With a boot or server selected, its own model names the stages (another's may be another pipeline).
       if (this.inBoot(boot) && this.inServer(record.header?.source)) this.servedModelName ??= record.model;
     } else if (record.kind === 'engineStats') {
@@ -806,6 +816,7 @@ export class StreamAnalysis {
     this.accepted += 1;
     this.stageOutputs.add(request);
     this.bootPipelines.add(request);
+    this.serverPipelines.add(request);
     if (request.cold) this.coldCount += 1;
     if (this.summarize) {
       if (!(this.options.excludeCold === true && request.cold)) {

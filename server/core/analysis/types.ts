@@ -393,7 +393,8 @@ export type FindingCode =
   | 'engine-stats-only'
   | 'repeated-request-ids'
   | 'boots-differ-in-pipeline'
-  | 'slow-server';
+  | 'slow-server'
+  | 'servers-differ-in-pipeline';
 
 export interface Finding {
   readonly code: FindingCode;

@@ -432,8 +432,13 @@ export function explainTable(report: ExplainReport, options: ExplainTableOptions
   // Boots of different pipelines pool their stages in every stage part below: said before any tail.
   const mixedBoots = report.findings.find((f) => f.code === 'boots-differ-in-pipeline');
   if (mixedBoots !== undefined) out.push(mixedBoots.message, '');
+  // So do the servers of a merged log that served different pipelines.
+  const mixedServers = report.findings.find((f) => f.code === 'servers-differ-in-pipeline');
+  if (mixedServers !== undefined) out.push(mixedServers.message, '');
   if (report.tail.length === 0 && report.targets.length === 0) {
-    const said = new Set<ExplainReport['findings'][number]>([tablesMissing, mixedBoots].filter((f) => f !== undefined));
+    const said = new Set<ExplainReport['findings'][number]>(
+      [tablesMissing, mixedBoots, mixedServers].filter((f) => f !== undefined),
+    );
     const unreadable = unreadableInputFinding(report.findings);
     if (unreadable !== undefined) {
       out.push(unreadable.message, '');
