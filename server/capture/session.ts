@@ -158,6 +158,11 @@ export class Session {
     return this.analysis.bootPipelineEvidence();
   }
 
+  /** The model a merged log's server named at the start of its boot `boot` (null: none of its lines did). */
+  serverBootModel(server: string, boot: number, bootZeroHasRequests: boolean): string | null {
+    return this.analysis.serverBootModel(server, boot, bootZeroHasRequests);
+  }
+
   /** A merged log's servers' pipelines with the models they named, to be fed some of the session's requests. */
   serverPipelineEvidence(): ServerPipelineEvidence {
     return this.analysis.serverPipelineEvidence();

@@ -76,13 +76,21 @@ export function scopeMaskOf(session: Session): ScopeMask {
   };
 }
 
-/** One server's boots of a merged log: the session's pipeline of each boot it has, with its own requests. */
+/**
+ * One server's boots of a merged log: the session's pipeline of each boot it has, with its own
+ * requests and the model its own start-up lines named (another server's boot of that number may
+ * serve another model).
+ */
 function serverBootPipelines(session: Session, server: string): BootPipeline[] {
   const byBoot = new Map(session.bootPipelines().map((p) => [p.boot, p]));
-  return session.explainIndex.serverBoots(server).map(({ boot, requests }) => {
-    const pipeline = byBoot.get(boot);
-    return pipeline === undefined ? { boot, requests, model: null, stages: [] } : { ...pipeline, requests };
-  });
+  const boots = session.explainIndex.serverBoots(server);
+  const bootZero = boots.some((b) => b.boot === 0);
+  return boots.map(({ boot, requests }) => ({
+    boot,
+    requests,
+    model: session.serverBootModel(server, boot, bootZero),
+    stages: byBoot.get(boot)?.stages ?? [],
+  }));
 }
 
 /** The boots of one server of a session's merged log, with its requests in each (each server numbers its own). */

@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { LogStreamParser } from '../../server/core/log';
 import { StreamAnalysis } from '../../server/core/analysis/streamAnalysis';
+import { LogRunReader } from '../../server/core/compare/logRunReader';
 import { FIXTURES } from './support/logHelpers';
 
 const RENDERED = join(FIXTURES, 'upstream-rendered');
@@ -74,6 +75,19 @@ test('a TTS server and an Omni server in one merged log: servers-differ-in-pipel
   assert.equal(analysis.summary().findings.filter((f) => f.code === 'servers-differ-in-pipeline').length, 1);
   // One server picked: its own pipeline, nothing pooled.
   assert.deepEqual(mixedOf(analysed(log, 'omni-1')), []);
+  // Each server's boot 1 is named by its own start lines, not by the other's (the Boot pick's and compare's words).
+  assert.equal(analysis.serverBootModel('tts-1', 1, false), 'Qwen/Qwen3-TTS-12Hz-1.7B-CustomVoice');
+  assert.equal(analysis.serverBootModel('omni-1', 1, false), 'Qwen/Qwen3-Omni-30B-A3B-Instruct');
+  assert.equal(analysis.serverBootModel('none', 1, false), null);
+  for (const [server, model] of [
+    ['tts-1', 'Qwen/Qwen3-TTS-12Hz-1.7B-CustomVoice'],
+    ['omni-1', 'Qwen/Qwen3-Omni-30B-A3B-Instruct'],
+  ] as const) {
+    const reader = new LogRunReader(false, null, server);
+    reader.push(log);
+    reader.end();
+    assert.deepEqual(reader.boots(), [{ boot: 1, requests: server === 'tts-1' ? 6 : 3, model }]);
+  }
 });
 
 test('two replicas of one pipeline (before and after a fix), and a log of one server: no servers-differ-in-pipeline', () => {

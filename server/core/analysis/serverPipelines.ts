@@ -8,6 +8,7 @@ import { andList } from '../andList';
 import { shellQuote } from '../shellWords';
 import {
   BootPipelineEvidence,
+  modelOfBoot,
   pipelineGroups,
   pipelineText,
   stageDifferences,
@@ -21,6 +22,8 @@ export class ServerPipelineEvidence {
   private readonly evidence = new BootPipelineEvidence();
   private readonly ordinals = new Map<string, number>();
   private readonly names: string[] = [];
+  /** The model each server's start-up lines named first in each of its boots (each server numbers its own). */
+  private readonly bootModels = new Map<string, Map<number, string>>();
 
   private ordinalOf(server: string): number {
     let ordinal = this.ordinals.get(server);
@@ -32,9 +35,18 @@ export class ServerPipelineEvidence {
     return ordinal;
   }
 
-  /** The model a start-up line of `server` named (its first counts). */
-  noteModel(server: string, model: string): void {
+  /** The model a start-up line of `server` named while `boot` was its current boot (the first of each counts). */
+  noteModel(server: string, boot: number, model: string): void {
     this.evidence.noteModel(this.ordinalOf(server), model);
+    let models = this.bootModels.get(server);
+    if (models === undefined) this.bootModels.set(server, (models = new Map<number, string>()));
+    if (!models.has(boot)) models.set(boot, model);
+  }
+
+  /** The model `server`'s own start-up lines named for its boot `boot`; null when they named none (another server's is not its). */
+  bootModel(server: string, boot: number, bootZeroHasRequests: boolean): string | null {
+    const models = this.bootModels.get(server);
+    return models === undefined ? null : modelOfBoot(models, boot, bootZeroHasRequests);
   }
 
   /** A request of no server's tag is none of theirs. */
@@ -45,8 +57,8 @@ export class ServerPipelineEvidence {
   /** The same models with no request yet: for the pipelines of a subset of the requests. */
   modelsOnly(): ServerPipelineEvidence {
     const copy = new ServerPipelineEvidence();
-    for (const p of this.evidence.pipelines())
-      if (p.model !== null) copy.noteModel(this.names[p.boot] as string, p.model);
+    for (const [server, models] of this.bootModels)
+      for (const [boot, model] of models) copy.noteModel(server, boot, model);
     return copy;
   }
 

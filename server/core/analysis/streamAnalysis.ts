@@ -507,6 +507,11 @@ export class StreamAnalysis {
     return this.bootPipelines.modelsOnly();
   }
 
+  /** The model a merged log's server named at the start of its boot `boot` (null: none of its lines did). */
+  serverBootModel(server: string, boot: number, bootZeroHasRequests: boolean): string | null {
+    return this.serverPipelines.bootModel(server, boot, bootZeroHasRequests);
+  }
+
   /** Evidence of a merged log's servers' pipelines with the models they named and no request: fed some of the requests. */
   serverPipelineEvidence(): ServerPipelineEvidence {
     return this.serverPipelines.modelsOnly();
@@ -660,7 +665,7 @@ export class StreamAnalysis {
       const boot = this.assembler.bootOf(record.header?.source);
       this.bootPipelines.noteModel(boot, record.model);
       const server = record.header?.source;
-      if (server !== undefined && server !== null) this.serverPipelines.noteModel(server, record.model);
+      if (server !== undefined && server !== null) this.serverPipelines.noteModel(server, boot, record.model);
       // With a boot or server selected, its own model names the stages (another's may be another pipeline).
       if (this.inBoot(boot) && this.inServer(record.header?.source)) this.servedModelName ??= record.model;
     } else if (record.kind === 'engineStats') {

@@ -38,6 +38,8 @@ export class LogRunReader {
   private statsTablesAtDebug = false;
   /** The model each boot's start-up lines named first. */
   private readonly bootModels = new Map<number, string>();
+  /** The same, per server of a merged log (each numbers its own boots, and may serve its own model). */
+  private readonly serverBootModels = new Map<string, Map<number, string>>();
 
   /**
    * `boot`: only the requests of this server boot (numbered as StreamAnalysis numbers them); null:
@@ -102,13 +104,14 @@ export class LogRunReader {
    */
   boots(): RunBoot[] {
     const server = this.selection.server;
-    const requests = server === null ? this.bootRequests : (this.serverBoots.get(server) ?? new Map<number, number>());
-    return [...requests]
+    const perBoot = server === null ? this.bootRequests : (this.serverBoots.get(server) ?? new Map<number, number>());
+    const models = server === null ? this.bootModels : (this.serverBootModels.get(server) ?? new Map<number, string>());
+    return [...perBoot]
       .sort((a, b) => a[0] - b[0])
       .map(([boot, requests]) => ({
         boot,
         requests,
-        model: modelOfBoot(this.bootModels, boot, this.bootRequests.has(0)),
+        model: modelOfBoot(models, boot, perBoot.has(0)),
       }));
   }
 
@@ -167,6 +170,12 @@ export class LogRunReader {
       if (record.kind === 'servedModel') {
         const boot = this.assembler.bootOf(record.header?.source);
         if (!this.bootModels.has(boot)) this.bootModels.set(boot, record.model);
+        const server = record.header?.source;
+        if (server !== undefined && server !== null) {
+          let models = this.serverBootModels.get(server);
+          if (models === undefined) this.serverBootModels.set(server, (models = new Map<number, string>()));
+          if (!models.has(boot)) models.set(boot, record.model);
+        }
         // With a boot selected, its own model names the stages (another boot's may be another pipeline).
         if (this.inBoot(boot) && this.inServer(record.header?.source)) this.samples.servedModel(record.model);
       } else if (record.kind !== 'legacyDict') this.accept(this.assembler.add(record));
