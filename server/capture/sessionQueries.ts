@@ -15,7 +15,7 @@ import { EdgeSummaryBuilder } from '../core/analysis/edgeSummary';
 import { FindingsBuilder } from '../core/analysis/findings';
 import { StageSummaryBuilder } from '../core/analysis/stageSummary';
 import { EndToEndBuilder } from '../core/analysis/endToEnd';
-import { MAX_SERVERS, ServerSummaries } from '../core/analysis/serverSummaries';
+import { offersServerPick, ServerSummaries } from '../core/analysis/serverSummaries';
 import { TablesMissingCounter } from '../core/analysis/tablesMissing';
 import { isUnreadableInput } from '../core/analysis/unreadableInput';
 import { runSummariesJson } from '../core/analysis/runSummaries';
@@ -127,7 +127,7 @@ function sessionBoots(session: Session, scope: ExplainScope | undefined): Sessio
  */
 function sessionServers(session: Session, scope: ExplainScope | undefined): SessionServers | null {
   const index = session.explainIndex;
-  if (index.serverCount < 2 || index.serverCount > MAX_SERVERS) return null;
+  if (!offersServerPick(index.serverCount)) return null;
   const { servers, untagged } = index.serverCounts();
   return { servers, untaggedRequests: untagged, selected: scope?.server ?? null };
 }

@@ -22,7 +22,7 @@ import type {
 import { runNameOfPath, runNameOfSession, runNameWithBoot } from '../core/compare/runName';
 import { unknownBootProblem } from '../core/analysis/bootWords';
 import { unknownServerProblem } from '../core/analysis/serverWords';
-import { MAX_SERVERS } from '../core/analysis/serverSummaries';
+import { offersServerPick } from '../core/analysis/serverSummaries';
 import { serverBootChoices } from '../capture/sessionQueries';
 import { bootChoices } from '../core/analysis/bootPipelines';
 import { sessionPipelineNames } from '../core/stageRoles';
@@ -119,7 +119,7 @@ export async function compareRequest(registry: SessionRegistry, params: CompareP
 
 /** The servers a pick offers: two or more, and no more than the views' server pick offers. */
 function offeredServers(servers: readonly RunServer[]): readonly RunServer[] {
-  return servers.length < 2 || servers.length > MAX_SERVERS ? [] : servers;
+  return offersServerPick(servers.length) ? servers : [];
 }
 
 export async function runBootsRequest(registry: SessionRegistry, params: RunBootsParams): Promise<RunBootsResult> {

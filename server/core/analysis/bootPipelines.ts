@@ -141,7 +141,7 @@ export function pipelineDifferences(a: BootPipeline, b: BootPipeline): string[] 
 }
 
 /** How boot `b`'s stages differ from boot `a`'s, in words. */
-export function stageDifferences(a: BootPipeline, b: BootPipeline): string[] {
+function stageDifferences(a: BootPipeline, b: BootPipeline): string[] {
   const out: string[] = [];
   if (stageList(a) !== stageList(b))
     out.push(`${nameOf(a)} has stages ${stageList(a)}, ${nameOf(b)} stages ${stageList(b)}`);
@@ -187,29 +187,54 @@ export function pipelineGroups(pipelines: readonly BootPipeline[]): BootPipeline
   return groups;
 }
 
-/** The `boots-differ-in-pipeline` warning, or null when every boot served the same pipeline. */
-export function bootsDifferFinding(pipelines: readonly BootPipeline[]): Finding | null {
+/** What a finding of pipelines that differ says of its parts: boots of one log, or servers of a merged one. */
+export interface PipelinesDifferWords {
+  readonly code: 'boots-differ-in-pipeline' | 'servers-differ-in-pipeline';
+  /** "The server boots in this log". */
+  readonly subject: string;
+  /** "boot": what the per-stage rows pool, and what to read one at a time. */
+  readonly part: 'boot' | 'server';
+  /** The `--boot`/`--server` value that reads a pipeline's first part, as typed in a shell. */
+  readonly option: (head: BootPipeline) => string;
+}
+
+/** The warning that the parts of a log served different pipelines, or null when they served one. */
+export function pipelinesDifferFinding(
+  pipelines: readonly BootPipeline[],
+  words: PipelinesDifferWords,
+): Finding | null {
   const groups = pipelineGroups(pipelines);
   if (groups.length < 2) return null;
   const heads = groups.map((g) => g[0] as BootPipeline);
   const first = heads[0] as BootPipeline;
   // The models are in each pipeline's words already.
   const differences = heads.slice(1).flatMap((h) => stageDifferences(first, h));
+  const { part } = words;
   return {
-    code: 'boots-differ-in-pipeline',
+    code: words.code,
     severity: 'warning',
     stageId: null,
     // About the per-stage rows, not some requests: no request list to open (each pipeline says its count).
     requestIds: [],
     requestCount: 0,
     message:
-      `The server boots in this log served ${groups.length} different pipelines: ${groups.map(pipelineText).join('; ')}. ` +
+      `${words.subject} served ${groups.length} different pipelines: ${groups.map(pipelineText).join('; ')}. ` +
       (differences.length === 0
         ? 'Their stages look alike, their models differ. '
         : `They differ: ${differences.join('; ')}. `) +
-      "The per-stage rows pool each stage id over every boot, so a stage's percentiles mix different stages (and models) and describe none of them. " +
-      `Read one boot at a time: stage-lens analyze --boot ${andList(heads.map((h) => h.boot)).replace(/ and (?=\d+$)/, ' or ')} (explain takes --boot too).`,
+      `The per-stage rows pool each stage id over every ${part}, so a stage's percentiles mix different stages (and models) and describe none of them. ` +
+      `Read one ${part} at a time: stage-lens analyze --${part} ${andList(heads.map(words.option)).replace(/ and (?=\S+$)/, ' or ')} (explain takes --${part} too).`,
   };
+}
+
+/** The `boots-differ-in-pipeline` warning, or null when every boot served the same pipeline. */
+export function bootsDifferFinding(pipelines: readonly BootPipeline[]): Finding | null {
+  return pipelinesDifferFinding(pipelines, {
+    code: 'boots-differ-in-pipeline',
+    subject: 'The server boots in this log',
+    part: 'boot',
+    option: (head) => String(head.boot),
+  });
 }
 
 /** Each boot with requests, its count and model: a boot to pick (a view's, a compare's). */

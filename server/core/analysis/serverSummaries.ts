@@ -17,7 +17,12 @@ export interface ServerSummary {
 }
 
 /** At most this many servers are summarized: beyond, a merged log is not a handful of pods. */
-export const MAX_SERVERS = 256;
+const MAX_SERVERS = 256;
+
+/** Whether a merged log of `count` servers is offered a pick of one: two or more, and no more than the per-server end to end lists. */
+export function offersServerPick(count: number): boolean {
+  return count >= 2 && count <= MAX_SERVERS;
+}
 
 export class ServerSummaries {
   private readonly servers = new Map<string, { requests: number; e2e: SampleSet }>();

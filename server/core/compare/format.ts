@@ -23,6 +23,7 @@ import { caveatBesidesCut } from '../metricsText/scrapeCut';
 import { maxOf } from '../arrays';
 import { countOf, groupedNumber } from '../numberText';
 import { partialSourceName, qualifiedSourceName } from '../gzipInput';
+import { runQualifiers } from './runName';
 import { sessionRolesNote, stageCell, stageLabel } from '../stageRoles';
 import { nonFiniteSampleText } from '../metricsText/sampleLine';
 
@@ -156,11 +157,8 @@ export function oneSidedText(
  * selected ("server.log (boot 2)", "merged.log (server omni-vllm-2)").
  */
 export function runNameText(source: string, boot: number | undefined, server?: string): string {
-  const qualifiers = [
-    ...(boot === undefined ? [] : [`boot ${boot}`]),
-    ...(server === undefined ? [] : [`server ${server}`]),
-  ];
-  return qualifiers.length === 0 ? source : qualifiedSourceName(source, qualifiers.join(', '));
+  const qualifiers = runQualifiers(boot, server);
+  return qualifiers === null ? source : qualifiedSourceName(source, qualifiers);
 }
 
 /** runNameText of a run as read. */

@@ -16,6 +16,7 @@ import type { BootCounts, ServerCounts } from '../analysis/types';
 import { isStatsTableAtDebug } from '../analysis/tablesMissing';
 import { requestScopeWords } from '../analysis/requestScope';
 import { ServerSelection } from '../analysis/serverSelection';
+import { ServerBootModels } from '../analysis/serverPipelines';
 
 export class LogRunReader {
   private readonly parsers = new Map<string, LogStreamParser>();
@@ -39,7 +40,7 @@ export class LogRunReader {
   /** The model each boot's start-up lines named first. */
   private readonly bootModels = new Map<number, string>();
   /** The same, per server of a merged log (each numbers its own boots, and may serve its own model). */
-  private readonly serverBootModels = new Map<string, Map<number, string>>();
+  private readonly serverBootModels = new ServerBootModels();
 
   /**
    * `boot`: only the requests of this server boot (numbered as StreamAnalysis numbers them); null:
@@ -105,13 +106,15 @@ export class LogRunReader {
   boots(): RunBoot[] {
     const server = this.selection.server;
     const perBoot = server === null ? this.bootRequests : (this.serverBoots.get(server) ?? new Map<number, number>());
-    const models = server === null ? this.bootModels : (this.serverBootModels.get(server) ?? new Map<number, string>());
     return [...perBoot]
       .sort((a, b) => a[0] - b[0])
       .map(([boot, requests]) => ({
         boot,
         requests,
-        model: modelOfBoot(models, boot, perBoot.has(0)),
+        model:
+          server === null
+            ? modelOfBoot(this.bootModels, boot, perBoot.has(0))
+            : this.serverBootModels.of(server, boot, perBoot.has(0)),
       }));
   }
 
@@ -171,11 +174,7 @@ export class LogRunReader {
         const boot = this.assembler.bootOf(record.header?.source);
         if (!this.bootModels.has(boot)) this.bootModels.set(boot, record.model);
         const server = record.header?.source;
-        if (server !== undefined && server !== null) {
-          let models = this.serverBootModels.get(server);
-          if (models === undefined) this.serverBootModels.set(server, (models = new Map<number, string>()));
-          if (!models.has(boot)) models.set(boot, record.model);
-        }
+        if (server !== undefined && server !== null) this.serverBootModels.note(server, boot, record.model);
         // With a boot selected, its own model names the stages (another boot's may be another pipeline).
         if (this.inBoot(boot) && this.inServer(record.header?.source)) this.samples.servedModel(record.model);
       } else if (record.kind !== 'legacyDict') this.accept(this.assembler.add(record));

@@ -56,11 +56,17 @@ export function runNameWithBoot(
   };
 }
 
+/** What of a run is compared, in words: "boot 2, server pod/a"; null for the whole run. */
+export function runQualifiers(boot: number | undefined, server: string | undefined): string | null {
+  const qualifiers = [
+    ...(boot === undefined ? [] : [`boot ${boot}`]),
+    ...(server === undefined ? [] : [`server ${server}`]),
+  ];
+  return qualifiers.length === 0 ? null : qualifiers.join(', ');
+}
+
 /** The run's name as shown: "server.log (boot 2, server pod/a)" with a boot and a server, as the CLI's report names it. */
 export function shownRunName(run: CompareRunName): string {
-  const qualifiers = [
-    ...(run.boot === undefined ? [] : [`boot ${run.boot}`]),
-    ...(run.server === undefined ? [] : [`server ${run.server}`]),
-  ];
-  return qualifiers.length === 0 ? run.name : `${run.name} (${qualifiers.join(', ')})`;
+  const qualifiers = runQualifiers(run.boot, run.server);
+  return qualifiers === null ? run.name : `${run.name} (${qualifiers})`;
 }
