@@ -89,6 +89,25 @@ export default tseslint.config(
     },
   },
   {
+    // Log-derived text (file names, session titles, pod names) in a notification could be drawn
+    // as a link, in a quick pick as an icon: the extension shows them through src/notify.ts and
+    // src/quickPick.ts, which keep such text as written (src/plainText.ts).
+    files: ['src/**/*.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: 'MemberExpression[property.name=/^show(Information|Warning|Error)Message$/]',
+          message: 'Use showInformation / showWarning / showError from src/notify.ts (messages without links).',
+        },
+        {
+          selector: "MemberExpression[property.name='showQuickPick']",
+          message: 'Use showPick from src/quickPick.ts (rows without icons from data).',
+        },
+      ],
+    },
+  },
+  {
     // A field schema's record builder is compiled once with `new Function` (V8 then creates each
     // record with its final layout; the file's header says why and how field names stay literals).
     files: ['server/core/log/fieldMaps.ts'],

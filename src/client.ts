@@ -4,6 +4,7 @@
 // nothing captured is lost when it is killed. The LanguageClient is created at once, so
 // notification handlers can be registered before the server runs.
 import * as vscode from 'vscode';
+import { showWarning } from './notify';
 import { LanguageClient, State, TransportKind } from 'vscode-languageclient/node';
 import type { LanguageClientOptions, ServerOptions } from 'vscode-languageclient/node';
 import type {
@@ -86,7 +87,7 @@ export class StageLensClient implements LatencyDataSource, StoppableClient, vsco
         if (this.started && e.affectsConfiguration('stageLens.retention'))
           void this.request(
             'stageLens/setRetention',
-            retentionSettings((problem) => void vscode.window.showWarningMessage(`Stage Lens: ${problem}`)),
+            retentionSettings((problem) => void showWarning(`Stage Lens: ${problem}`)),
           ).catch((err: unknown) => this.log.warn(`Stage Lens: retention settings not applied: ${String(err)}`));
       }),
       this.client.onDidChangeState(async (e) => {

@@ -3,6 +3,7 @@
 // or deploy-config YAML does (a window with no deploy config and no Stage Lens action
 // stays light).
 import * as vscode from 'vscode';
+import { showError } from './notify';
 import { StageLensClient } from './client';
 import { SessionStatusBar } from './statusBar';
 import { StatusBarFeed } from './statusBarFeed';
@@ -106,7 +107,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<StageL
           const message = err instanceof Error ? err.message : String(err);
           log.error(`${id}: ${message}`);
           if (isSettingError(err)) void showSettingError(err);
-          else void vscode.window.showErrorMessage(`Stage Lens: ${message}`);
+          else void showError(`Stage Lens: ${message}`);
           return undefined;
         }
       }),

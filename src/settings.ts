@@ -3,6 +3,7 @@
 // SettingError that the command shows with an "Open Settings" button; nothing falls back
 // silently to a default the user did not choose.
 import * as vscode from 'vscode';
+import { showError } from './notify';
 import type { RetentionParams } from '../server/protocol';
 import {
   checkDemoRps,
@@ -124,7 +125,7 @@ export function workspaceValue(key: string): unknown {
 
 /** Shows a SettingError with a button that opens the setting; other errors as they are. */
 export async function showSettingError(err: SettingError): Promise<void> {
-  const choice = await vscode.window.showErrorMessage(`Stage Lens: ${err.message}`, 'Open Settings');
+  const choice = await showError(`Stage Lens: ${err.message}`, 'Open Settings');
   if (choice === 'Open Settings')
     await vscode.commands.executeCommand('workbench.action.openSettings', err.key.replace(/\[\d+\]$/, ''));
 }

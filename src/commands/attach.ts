@@ -1,5 +1,8 @@
 // Attach to Running Server..., Attach to Log File..., Attach to Metrics URL..., Import Log...
 import * as vscode from 'vscode';
+import { withoutIcons, withoutLinks } from '../plainText';
+import { showError, showInformation, showWarning } from '../notify';
+import { showPick } from '../quickPick';
 import * as path from 'node:path';
 import * as fsp from 'node:fs/promises';
 import type { StageLensClient } from '../client';
@@ -32,21 +35,22 @@ export type RevealViews = () => Promise<void>;
 export async function attachToProcess(client: StageLensClient, reveal: RevealViews): Promise<void> {
   const processes = await client.request('stageLens/listServingProcesses', {});
   if (processes.length === 0) {
-    void vscode.window
-      .showInformationMessage(
-        'Stage Lens found no running vLLM-Omni server (vllm serve … --omni) on this machine. You can attach to its log file or its /metrics URL instead.',
-        'Attach to Log File...',
-        'Attach to Metrics URL...',
-      )
-      .then((choice) => {
-        if (choice === 'Attach to Log File...') void vscode.commands.executeCommand('stageLens.attachLogFile');
-        if (choice === 'Attach to Metrics URL...') void vscode.commands.executeCommand('stageLens.attachMetrics');
-      });
+    void showInformation(
+      'Stage Lens found no running vLLM-Omni server (vllm serve … --omni) on this machine. You can attach to its log file or its /metrics URL instead.',
+      'Attach to Log File...',
+      'Attach to Metrics URL...',
+    ).then((choice) => {
+      if (choice === 'Attach to Log File...') void vscode.commands.executeCommand('stageLens.attachLogFile');
+      if (choice === 'Attach to Metrics URL...') void vscode.commands.executeCommand('stageLens.attachMetrics');
+    });
     return;
   }
-  const picked = await vscode.window.showQuickPick(
+  const picked = await showPick(
     processes.map((p) => ({
-      label: `${p.statsTables.tables === 'yes' ? '$(check)' : p.statsTables.tables === 'no' ? '$(warning)' : '$(question)'} pid ${p.pid}${p.port === null ? '' : ` · port ${p.port}`}`,
+      iconPath: new vscode.ThemeIcon(
+        p.statsTables.tables === 'yes' ? 'check' : p.statsTables.tables === 'no' ? 'warning' : 'question',
+      ),
+      label: `pid ${p.pid}${p.port === null ? '' : ` · port ${p.port}`}`,
       description: `${p.deployConfig === null ? '' : `${path.basename(p.deployConfig)} · `}${tablesWord(p.statsTables)}`,
       detail: `${p.argv.join(' ')}  (stdout: ${p.stdout}${containerWords(p.container ?? null)}; ${p.statsTables.reason})`,
       process: p,
@@ -57,7 +61,7 @@ export async function attachToProcess(client: StageLensClient, reveal: RevealVie
   // Said before attaching: without the DEBUG tables there is no phase split to capture.
   const outlook = picked.process.statsTables;
   if (outlook.tables !== 'yes') {
-    const choice = await vscode.window.showWarningMessage(
+    const choice = await showWarning(
       outlook.tables === 'no'
         ? `pid ${picked.process.pid} prints no stats tables, so there will be no queued / prefill / decode / TTFT split.`
         : `Stage Lens cannot tell whether pid ${picked.process.pid} prints its stats tables.`,
@@ -71,7 +75,7 @@ export async function attachToProcess(client: StageLensClient, reveal: RevealVie
   }
   const info = await client.request('stageLens/attach', { pid: picked.process.pid });
   client.setCurrent(info.id);
-  if (info.lastError !== null) void vscode.window.showWarningMessage(`Stage Lens: ${info.lastError}`);
+  if (info.lastError !== null) void showWarning(`Stage Lens: ${info.lastError}`);
   await reveal();
 }
 
@@ -87,7 +91,7 @@ export async function attachToLogFile(client: StageLensClient, reveal: RevealVie
   // A gzip file is a rotated log, done growing: followed, it would show nothing. Imported whole, and said so.
   if (await isGzip(file.fsPath)) {
     const how = 'imported whole (as Import Log... reads it)';
-    void vscode.window.showInformationMessage(`Stage Lens: ${gzipNotFollowedText(path.basename(file.fsPath), how)}.`);
+    void showInformation(`Stage Lens: ${gzipNotFollowedText(path.basename(file.fsPath), how)}.`);
     await importLog(client, reveal, file);
     return;
   }
@@ -96,7 +100,7 @@ export async function attachToLogFile(client: StageLensClient, reveal: RevealVie
   const fromStart =
     size === 0
       ? 'Read it from the start'
-      : await vscode.window.showQuickPick(['Read it from the start', 'Only what is written from now on'], {
+      : await showPick(['Read it from the start', 'Only what is written from now on'], {
           title: 'Stage Lens: the log file already has content',
         });
   if (fromStart === undefined) return;
@@ -184,7 +188,7 @@ export async function importLog(
   client.setCurrent(info.id);
   offerDeployConfig(client, info.id, onScreen);
   const cancelled = await vscode.window.withProgress(
-    { location: vscode.ProgressLocation.Notification, title: `Importing ${name}`, cancellable: true },
+    { location: vscode.ProgressLocation.Notification, title: withoutLinks(`Importing ${name}`), cancellable: true },
     (progress, token) =>
       new Promise<boolean>((resolve) => {
         let reported = 0;
@@ -212,7 +216,7 @@ export async function importLog(
   if (cancelled) return info.id;
   const error = client.allSessions().find((s) => s.id === info.id)?.lastError ?? null;
   if (error !== null) {
-    void vscode.window.showErrorMessage(`Stage Lens: importing ${name} failed: ${error}`);
+    void showError(`Stage Lens: importing ${name} failed: ${error}`);
     return info.id;
   }
   // A file that is not a text log (compressed, binary, a deploy config) is read to its end
@@ -222,12 +226,12 @@ export async function importLog(
   const summary = await client.request('stageLens/summary', { sessionId: info.id }).catch(() => null);
   const unreadable =
     summary === null || summary.requestCount > 0 ? undefined : unreadableInputFinding(summary.findings);
-  if (unreadable !== undefined) void vscode.window.showWarningMessage(`Stage Lens: ${name}: ${unreadable.message}`);
+  if (unreadable !== undefined) void showWarning(`Stage Lens: ${name}: ${unreadable.message}`);
   else if (earlier.length > 0)
-    void vscode.window.showInformationMessage(
+    void showInformation(
       `Stage Lens: imported ${files.map((f) => path.basename(f)).join(', ')} as one log, in this order (oldest first).`,
     );
-  else vscode.window.setStatusBarMessage(`$(check) Stage Lens imported ${name}`, 10_000);
+  else vscode.window.setStatusBarMessage(`$(check) Stage Lens imported ${withoutIcons(name)}`, 10_000);
   await reveal();
   return info.id;
 }

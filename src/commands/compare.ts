@@ -6,6 +6,7 @@
 // run is picked, as `compare --baseline-server/--baseline-boot` select. With arguments (tests,
 // other commands) the pickers are skipped.
 import * as vscode from 'vscode';
+import { showPick } from '../quickPick';
 import type { StageLensClient } from '../client';
 import type { CompareRunName, CompareTarget, RunBootsResult, SessionInfo } from '../../server/protocol';
 import {
@@ -63,11 +64,12 @@ async function pickTarget(
       .map(sessionItem),
     {
       target: 'file',
-      label: '$(file) Choose a file or folder…',
+      iconPath: new vscode.ThemeIcon('file'),
+      label: 'Choose a file or folder…',
       detail: 'A server log, a /metrics scrape, or a saved session folder',
     },
   ];
-  const picked = await vscode.window.showQuickPick(items, {
+  const picked = await showPick(items, {
     title: `Stage Lens: compare (${step})`,
     placeHolder: step.startsWith('1') ? 'The baseline: the run to compare against' : 'The candidate: the run to judge',
     matchOnDetail: true,
@@ -96,7 +98,7 @@ async function pickServer(choices: RunBootsResult, step: string): Promise<string
     { server: null, label: allServersLabel(servers, untaggedRequests), description: `${servers.length} servers` },
     ...servers.map((s) => ({ server: s.server, label: serverPickLabel(s) })),
   ];
-  const picked = await vscode.window.showQuickPick(items, {
+  const picked = await showPick(items, {
     title: `Stage Lens: compare (${step})`,
     placeHolder: 'This log merges several servers: compare all of it, or the requests of one server',
     matchOnDescription: true,
@@ -119,7 +121,7 @@ async function pickBoot(
     },
     ...boots.map((b) => ({ boot: b.boot, label: bootPickLabel(b) })),
   ];
-  const picked = await vscode.window.showQuickPick(items, {
+  const picked = await showPick(items, {
     title: `Stage Lens: compare (${step})`,
     placeHolder: `${server === null ? 'The server' : server} restarted in this log: compare all of it, or the requests of one boot`,
   });

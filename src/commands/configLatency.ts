@@ -5,6 +5,7 @@
 // is never shown silently: a warning names it and offers to pick a session for the config or to
 // show this one anyway.
 import * as vscode from 'vscode';
+import { showWarning } from '../notify';
 import type { StageLensClient } from '../client';
 import type { ViewFilter } from '../../server/protocol';
 import { SHOW_ANYWAY, useSessionForConfig } from './matchDeployConfig';
@@ -49,7 +50,7 @@ export async function openConfigLatency(
       why: fit.stageMismatch.message,
     };
   }
-  const choice = await vscode.window.showWarningMessage(
+  const choice = await showWarning(
     warning.message,
     { modal: true, detail: `${warning.why} Pick the session that ran ${name}, or show ${current.title} anyway.` },
     PICK_SESSION,

@@ -1,5 +1,7 @@
 // Launch Server..., Launch With This Deploy Config, Start Demo Server.
 import * as vscode from 'vscode';
+import { showError, showWarning } from '../notify';
+import { showPick } from '../quickPick';
 import * as net from 'node:net';
 import * as path from 'node:path';
 import type { StageLensClient } from '../client';
@@ -43,7 +45,7 @@ async function pickDeployConfig(): Promise<string | undefined> {
   const items = files.map((f) => ({ label: vscode.workspace.asRelativePath(f), uri: f as vscode.Uri | undefined }));
   if (active !== undefined && /\.ya?ml$/.test(active.fileName))
     items.unshift({ label: `${vscode.workspace.asRelativePath(active.uri)} (active editor)`, uri: active.uri });
-  const picked = await vscode.window.showQuickPick([...items, { label: 'Browse...', uri: undefined }], {
+  const picked = await showPick([...items, { label: 'Browse...', uri: undefined }], {
     title: 'Stage Lens: deploy config (--deploy-config)',
   });
   if (picked === undefined) return undefined;
@@ -121,11 +123,7 @@ export async function launchServer(deps: LaunchDeps, deployConfigUri?: vscode.Ur
   });
   if (question !== null) {
     const buttons = question.withWorkspace === null ? [question.launch] : [question.launch, question.withWorkspace];
-    const choice = await vscode.window.showWarningMessage(
-      question.message,
-      { modal: true, detail: question.detail },
-      ...buttons,
-    );
+    const choice = await showWarning(question.message, { modal: true, detail: question.detail }, ...buttons);
     if (choice === undefined) return;
     if (choice === question.withWorkspace) {
       if (workspace.command !== null) argv = expandServerCommand(workspace.command, values);
@@ -159,7 +157,7 @@ async function demoPipeline(
   });
   if (cannotRun === null) return 'config';
   const name = vscode.workspace.asRelativePath(deployConfig);
-  const choice = await vscode.window.showWarningMessage(
+  const choice = await showWarning(
     `Stage Lens: the demo simulator cannot run ${name}.`,
     {
       modal: true,
@@ -231,7 +229,7 @@ function reportOutcome(deps: LaunchDeps, sessionId: string, terminal: ServerOutp
       s.status === 'error'
         ? `Stage Lens could not start the server: ${s.lastError ?? 'unknown error'}`
         : `Stage Lens: the server stopped: ${s.lastError ?? describeExit(s.exit)}`;
-    void vscode.window.showErrorMessage(message, 'Show Output').then((choice) => {
+    void showError(message, 'Show Output').then((choice) => {
       if (choice === 'Show Output') terminal.terminal.show();
     });
   };
@@ -265,9 +263,7 @@ async function startLaunch(
     reportOutcome(deps, info.id, terminal);
     return info.id;
   } catch (err) {
-    void vscode.window.showErrorMessage(
-      `Stage Lens could not launch ${argv[0] ?? ''}: ${err instanceof Error ? err.message : String(err)}`,
-    );
+    void showError(`Stage Lens could not launch ${argv[0] ?? ''}: ${err instanceof Error ? err.message : String(err)}`);
     return null;
   }
 }

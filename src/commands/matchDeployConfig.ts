@@ -3,6 +3,7 @@
 // not the config's (another pipeline) is matched only after a modal warning the user answers
 // with "Show Anyway"; a cancelled or refused pick changes nothing, so no session is renamed.
 import * as vscode from 'vscode';
+import { showInformation, showWarning } from '../notify';
 import type { StageLensClient } from '../client';
 import type { MatchDeployConfigResult, SessionInfo } from '../../server/protocol';
 import { pickSession } from './sessions';
@@ -35,7 +36,7 @@ export async function showSessionInConfig(
   const params = { sessionId: s.id, deployConfig: file.fsPath };
   let result = await client.request('stageLens/matchDeployConfig', params);
   if (!result.matched) {
-    const choice = await vscode.window.showWarningMessage(
+    const choice = await showWarning(
       `Stage Lens: the stages of ${s.title} are not those of ${name}.`,
       { modal: true, detail: result.stageMismatch.message },
       SHOW_ANYWAY,
@@ -44,6 +45,6 @@ export async function showSessionInConfig(
     result = await client.request('stageLens/matchDeployConfig', { ...params, acceptStageMismatch: true });
     if (!result.matched) return undefined;
   }
-  void vscode.window.showInformationMessage(matchedMessage(result, name));
+  void showInformation(matchedMessage(result, name));
   return result.session;
 }

@@ -5,6 +5,8 @@
 // known and fit that YAML's, and no session shows its numbers there yet, that YAML is offered
 // (the user opened it to read the log against it; another pipeline's YAML is not).
 import * as vscode from 'vscode';
+import { showInformation } from '../notify';
+import { showPick } from '../quickPick';
 import type { StageLensClient } from '../client';
 import type { SessionInfo } from '../../server/protocol';
 import { showSessionInConfig } from './matchDeployConfig';
@@ -28,7 +30,7 @@ async function offer(client: StageLensClient, session: SessionInfo, logged: stri
   if (candidates.length === 0) return;
   const only = candidates.length === 1 ? candidates[0] : undefined;
   const button = only === undefined ? 'Choose a File...' : `Show Numbers in ${vscode.workspace.asRelativePath(only)}`;
-  const choice = await vscode.window.showInformationMessage(
+  const choice = await showInformation(
     `Stage Lens: ${session.title} names the deploy config ${logged}, which is not on this machine. ${
       only === undefined
         ? `The workspace has ${candidates.length} files named ${name}: show its numbers in one of them?`
@@ -40,7 +42,7 @@ async function offer(client: StageLensClient, session: SessionInfo, logged: stri
   const file =
     only ??
     (
-      await vscode.window.showQuickPick(
+      await showPick(
         candidates.map((uri) => ({ label: vscode.workspace.asRelativePath(uri), uri })),
         { title: `Stage Lens: show the numbers of ${session.title} in` },
       )
@@ -71,7 +73,7 @@ async function offerOnScreen(client: StageLensClient, session: SessionInfo, file
   if (fit === null || fit.stageMismatch !== null) return;
   const name = vscode.workspace.asRelativePath(file);
   const button = `Show Numbers in ${name}`;
-  const choice = await vscode.window.showInformationMessage(
+  const choice = await showInformation(
     `Stage Lens: ${session.title} has the stages of ${name}, open in the editor. Show its numbers there?`,
     button,
   );

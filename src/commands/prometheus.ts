@@ -1,6 +1,8 @@
 // Attach to Prometheus...: read a deployment whose stages or replicas run on several
 // hosts from the Prometheus server that scrapes them (settings stageLens.prometheus.*).
 import * as vscode from 'vscode';
+import { showError, showWarning } from '../notify';
+import { showPick } from '../quickPick';
 import type { StageLensClient } from '../client';
 import type { PrometheusParams } from '../../server/protocol';
 import type { RevealViews } from './attach';
@@ -21,11 +23,7 @@ async function offeredUrl(ownUrl: string): Promise<string | null> {
   });
   if (question === null) return ownUrl;
   const buttons = question.withWorkspace === null ? [question.launch] : [question.launch, question.withWorkspace];
-  const choice = await vscode.window.showWarningMessage(
-    question.message,
-    { modal: true, detail: question.detail },
-    ...buttons,
-  );
+  const choice = await showWarning(question.message, { modal: true, detail: question.detail }, ...buttons);
   if (choice === undefined) return null;
   return choice === question.withWorkspace ? checkHttpUrl('stageLens.prometheus.url', fromWorkspace) : ownUrl;
 }
@@ -53,14 +51,14 @@ export async function attachToPrometheus(client: StageLensClient, reveal: Reveal
   if (deploymentValue === '') {
     const found = await client.request('stageLens/prometheusDeployments', { url: url.trim(), deploymentLabel });
     if (found.values.length === 0) {
-      void vscode.window.showErrorMessage(
+      void showError(
         `Stage Lens: Prometheus at ${url.trim()} has no vLLM-Omni or vLLM stage histograms with a "${deploymentLabel}" label. Is it scraping the servers' /metrics (served with --log-stats)? The label is set by stageLens.prometheus.deploymentLabel.`,
       );
       return;
     }
     if (found.values.length === 1) deploymentValue = found.values[0];
     else {
-      const picked = await vscode.window.showQuickPick(found.values, {
+      const picked = await showPick(found.values, {
         title: `Stage Lens: which deployment (${deploymentLabel})?`,
       });
       if (picked === undefined) return;
@@ -76,6 +74,6 @@ export async function attachToPrometheus(client: StageLensClient, reveal: Reveal
   };
   const info = await client.request('stageLens/prometheus', params);
   client.setCurrent(info.id);
-  if (info.lastError !== null) void vscode.window.showWarningMessage(`Stage Lens: ${info.lastError}`);
+  if (info.lastError !== null) void showWarning(`Stage Lens: ${info.lastError}`);
   await reveal();
 }

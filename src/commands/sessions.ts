@@ -2,6 +2,9 @@
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { withoutIcons } from '../plainText';
+import { showInformation } from '../notify';
+import { showPick } from '../quickPick';
 import { exportFileName } from '../exportFileName';
 import type { StageLensClient } from '../client';
 import type { ExportFormat, SessionInfo } from '../../server/protocol';
@@ -23,12 +26,10 @@ function describe(s: SessionInfo): vscode.QuickPickItem & { id: string } {
 export async function pickSession(client: StageLensClient, title: string): Promise<SessionInfo | undefined> {
   const sessions = await client.refreshSessions();
   if (sessions.length === 0) {
-    void vscode.window.showInformationMessage(
-      'Stage Lens has no sessions yet. Start the demo server, launch a server, or import a log.',
-    );
+    void showInformation('Stage Lens has no sessions yet. Start the demo server, launch a server, or import a log.');
     return undefined;
   }
-  const picked = await vscode.window.showQuickPick(sessions.map(describe), { title, matchOnDetail: true });
+  const picked = await showPick(sessions.map(describe), { title, matchOnDetail: true });
   return sessions.find((s) => s.id === picked?.id);
 }
 
@@ -52,7 +53,7 @@ export async function stopCapture(client: StageLensClient): Promise<SessionInfo 
   let target: SessionInfo | undefined = current !== null && here.some((s) => s.id === current.id) ? current : undefined;
   if (target === undefined) {
     if (here.length === 0 && elsewhere.length === 0) {
-      void vscode.window.showInformationMessage('Stage Lens: nothing is being captured.');
+      void showInformation('Stage Lens: nothing is being captured.');
       return undefined;
     }
     const marked = (s: SessionInfo): vscode.QuickPickItem & { id: string } => {
@@ -74,14 +75,14 @@ export async function stopCapture(client: StageLensClient): Promise<SessionInfo 
         : capturedElsewhere(current)
           ? `the session on screen is ${ELSEWHERE_MARK}; `
           : `the session on screen is not capturing (${statusWords(current)}); `;
-    const picked = await vscode.window.showQuickPick(items, {
+    const picked = await showPick(items, {
       title: `Stage Lens: ${onScreen}stop which capture?`,
       matchOnDetail: true,
     });
     if (picked?.id === undefined) return undefined;
     const other = elsewhere.find((s) => s.id === picked.id);
     if (other !== undefined) {
-      void vscode.window.showInformationMessage(capturedElsewhereMessage(other));
+      void showInformation(capturedElsewhereMessage(other));
       return undefined;
     }
     target = here.find((s) => s.id === picked.id);
@@ -89,13 +90,13 @@ export async function stopCapture(client: StageLensClient): Promise<SessionInfo 
   }
   const session = target;
   const stopped = await vscode.window.withProgress(
-    { location: vscode.ProgressLocation.Window, title: `Stage Lens: stopping ${session.title}` },
+    { location: vscode.ProgressLocation.Window, title: `Stage Lens: stopping ${withoutIcons(session.title)}` },
     () => client.request('stageLens/stop', { sessionId: session.id }),
   );
   const what = stopped.kind === 'launch' ? 'stopped the server and its capture' : 'stopped capturing';
   const message = `Stage Lens ${what}: ${stopped.title} · ${countOf(stopped.requestCount, 'request')} kept.`;
-  vscode.window.setStatusBarMessage(`$(debug-stop) ${message}`, 10_000);
-  void vscode.window.showInformationMessage(message);
+  vscode.window.setStatusBarMessage(`$(debug-stop) ${withoutIcons(message)}`, 10_000);
+  void showInformation(message);
   return stopped;
 }
 
@@ -130,7 +131,7 @@ const EXPORT_CHOICES: readonly (vscode.QuickPickItem & {
 export async function exportSession(client: StageLensClient): Promise<void> {
   const s = client.currentSession() ?? (await pickSession(client, 'Stage Lens: export a session'));
   if (s === undefined) return;
-  const choice = await vscode.window.showQuickPick(EXPORT_CHOICES, { title: 'Stage Lens: export format' });
+  const choice = await showPick(EXPORT_CHOICES, { title: 'Stage Lens: export format' });
   if (choice === undefined) return;
   const target = await vscode.window.showSaveDialog({
     title: `Stage Lens: export session as ${choice.label}`,
@@ -148,10 +149,8 @@ export async function exportSession(client: StageLensClient): Promise<void> {
   const file = vscode.Uri.file(result.path);
   const reveal = revealActionLabel(process.platform);
   // Not awaited: the command is done once the file is written; the notification may stay open.
-  void vscode.window
-    .showInformationMessage(exportedMessage(result, choice.format), OPEN_ACTION, reveal)
-    .then((action) => {
-      if (action === OPEN_ACTION) void vscode.commands.executeCommand('vscode.open', file);
-      if (action === reveal) void vscode.commands.executeCommand('revealFileInOS', file);
-    });
+  void showInformation(exportedMessage(result, choice.format), OPEN_ACTION, reveal).then((action) => {
+    if (action === OPEN_ACTION) void vscode.commands.executeCommand('vscode.open', file);
+    if (action === reveal) void vscode.commands.executeCommand('revealFileInOS', file);
+  });
 }

@@ -105,7 +105,7 @@ test('talker and codec are found from the connector edges', () => {
           'ok stage 0 tensor_parallel_size: 1 (default)',
           'ok stage 0 pipeline_parallel_size: 1 (default)',
           'ok stage 0 distributed_executor_backend: unset',
-          'undecided not set in this config: it is on unless the server\'s environment sets `VLLM_OMNI_TALKER_FIRST_AUDIO` to anything but "1" (Stage Lens cannot see that environment from the YAML)',
+          'undecided not set in this config: it is on unless the server\'s environment sets VLLM_OMNI_TALKER_FIRST_AUDIO to anything but "1" (Stage Lens cannot see that environment from the YAML)',
         ],
       ],
     ],

@@ -4,6 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { deployHover } from '../../server/core/deploy';
 import { analyzeFixture, analyzeVirtual, diagnosticsOf, fixtureText } from './support/deployHelpers';
+import { markdownCode } from '../../server/core/markdownText';
 
 function hoverAt(name: string, needle: string, n = 0): string {
   const text = fixtureText(name);
@@ -97,7 +98,7 @@ test('talker_first_audio checklist: the local executor and the environment switc
   assert.match(md, /- ✓ a local executor for the talker \(stage 0\): stage 0 distributed_executor_backend: unset/);
   assert.match(
     md,
-    /- \? `VLLM_OMNI_TALKER_FIRST_AUDIO` on \(unset or "1"\): not set in this config: it is on unless the server's environment sets `VLLM_OMNI_TALKER_FIRST_AUDIO` to anything but "1" \(Stage Lens cannot see that environment from the YAML\)/,
+    /- \? `VLLM_OMNI_TALKER_FIRST_AUDIO` on \(unset or "1"\): not set in this config: it is on unless the server's environment sets VLLM_OMNI_TALKER_FIRST_AUDIO to anything but "1" \(Stage Lens cannot see that environment from the YAML\)/,
   );
   assert.match(md, /the talker's process reads it as on when it is unset or exactly `"1"`/);
 });
@@ -158,4 +159,68 @@ test('no hover on a blank line or a comment inside a map: the enclosing key is n
   assert.equal(deployHover(analysis, at('# on\n\n', 5)), undefined, 'a blank line inside extra');
   assert.match(deployHover(analysis, at('talker_first', 2))?.markdown ?? '', /^\*\*`talker_first_audio`\*\*/);
   assert.match(deployHover(analysis, at('extra:', 1))?.markdown ?? '', /^\*\*`extra`\*\*/);
+});
+
+/** The hover's markdown with its code spans (CommonMark: equal backtick runs) and backslash escapes taken out: what renders as markup. */
+function outsideCode(md: string): string {
+  let out = '';
+  for (let i = 0; i < md.length;) {
+    if (md[i] === '\\') {
+      i += 2;
+      continue;
+    }
+    if (md[i] !== '`') {
+      out += md[i++];
+      continue;
+    }
+    let run = 0;
+    while (md[i + run] === '`') run++;
+    const fence = '`'.repeat(run);
+    let close = md.indexOf(fence, i + run);
+    while (close >= 0 && md[close + run] === '`') close = md.indexOf(fence, close + run + 1);
+    if (close < 0) {
+      out += md.slice(i); // an unclosed run is literal text, and what follows is markup
+      break;
+    }
+    i = close + run;
+  }
+  return out;
+}
+
+test('a key, a value or a base file from the YAML is text in the hover: no image, link, HTML or open code span', () => {
+  const IMAGE = '![p](https://evil.example/p.png)';
+  const LINK = '[Fix](https://evil.example)';
+  const key = `x\` ${IMAGE} ${LINK} <img src=x> \`y`;
+  const value = `\`${IMAGE}\``;
+  const base = '![p](evil.example.png) [Fix](command:x).yaml';
+  const text = `base_config: "${base}"\nstages:\n  - stage_id: 0\n    "${key}": 1\n    max_num_seqs: "${value}"\n`;
+  const hoverOf = (files: Record<string, string>, at: number): string =>
+    deployHover(analyzeVirtual(files, 'w.yaml'), at + 1)?.markdown ?? '';
+  const withBase = { 'w.yaml': text, [base]: 'async_chunk: true\n' };
+  const onKey = hoverOf(withBase, text.indexOf('x`'));
+  const onStage = hoverOf(withBase, text.indexOf('stage_id'));
+  const onBase = hoverOf(withBase, text.indexOf('base_config'));
+  // The base file missing: its path is in the chain's problem, as text.
+  const onMissingBase = hoverOf({ 'w.yaml': text }, text.indexOf('base_config'));
+  assert.match(onKey, /is not a deploy key Stage Lens knows/);
+  assert.ok(onKey.startsWith(`**\`\`${key}\`\`**`), onKey);
+  assert.match(onStage, /\*\*Effective stage 0\*\*/);
+  assert.ok(onStage.includes(`\`\`${key}: 1\`\``), onStage);
+  assert.ok(onBase.includes(`**Overlay chain:** this file → \`${base}\``), onBase);
+  assert.match(
+    onMissingBase,
+    /⚠ \\`base_config\\` file not found: .*!\\\[p\\\]\(evil\.example\.png\) \\\[Fix\\\]\(command:x\)\.yaml/,
+  );
+  for (const md of [onKey, onStage, onBase, onMissingBase]) {
+    const markup = outsideCode(md);
+    assert.doesNotMatch(markup, /\]\(|<img/, markup);
+  }
+});
+
+test('markdownCode fences any text as one code span', () => {
+  assert.equal(markdownCode('a'), '`a`');
+  assert.equal(markdownCode('a`b'), '``a`b``');
+  assert.equal(markdownCode('`x`'), '`` `x` ``');
+  assert.equal(markdownCode('a ``` b\n\nc'), '````a ``` b  c````');
+  assert.equal(outsideCode(`x ${markdownCode('a`` ![i](u) ``b')} y`), 'x  y');
 });

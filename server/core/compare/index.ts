@@ -22,6 +22,6 @@ export {
   type RuleCheckOptions,
 } from './ruleCheck';
 export { compareTable, ruleLines } from './tableReport';
-export { compareMarkdown, escapeMarkdown } from './markdownReport';
+export { compareMarkdown } from './markdownReport';
 export { compareJson, type CompareJson } from './jsonReport';
 export { runDataName } from './format';

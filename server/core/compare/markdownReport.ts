@@ -27,20 +27,11 @@ import {
   histogramMarks,
 } from './format';
 import type { RuleResult } from './ruleCheck';
+import { escapeMarkdown } from '../markdownText';
 import { PERCENTILES } from '../reportedPercentiles';
 import { countOf } from '../numberText';
 import { changeKind, changeText, verdictShort } from './changeWords';
 import type { ComparisonReport, FindingChange, MetricComparison, QuantileComparison } from './types';
-
-/** Escapes Markdown and HTML: entities for <, >, &; a backslash before the punctuation GitHub reads as markup inline (links need [ ], so parentheses stay). */
-export function escapeMarkdown(text: string): string {
-  return text
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/([\\`*_[\]|~])/g, '\\$1')
-    .replace(/\r?\n/g, ' ');
-}
 
 const KIND_MARK = { longer: '▲', shorter: '▼', shifted: '◆', none: '' } as const;
 

@@ -11,6 +11,7 @@ import { describeLocation, type SourceRange } from './sourceRange';
 import { stageViews } from './stageViews';
 import { talkerFirstAudioReports } from './talkerFirstAudio';
 import { withVisibleBidi } from '../visibleBidi';
+import { inertMarkdown, markdownCode } from '../markdownText';
 
 export interface DeployHover {
   readonly markdown: string;
@@ -79,11 +80,11 @@ function unknownKeyText(hit: KeyHit): string {
   if (home !== undefined) {
     const spec = specAtPath(['connectors', '<name>', 'extra', hit.entry.key])?.spec;
     return [
-      `**\`${hit.entry.key}\`** is a connector \`extra\` key: it belongs under \`${home}\`. Where it is now, vLLM-Omni does not read it as this setting (under a stage it is passed to vLLM as an engine argument).`,
+      `**${markdownCode(withVisibleBidi(hit.entry.key))}** is a connector \`extra\` key: it belongs under \`${home}\`. Where it is now, vLLM-Omni does not read it as this setting (under a stage it is passed to vLLM as an engine argument).`,
       ...(spec === undefined ? [] : describeSpec(hit.entry.key, spec)),
     ].join('\n\n');
   }
-  return `**\`${withVisibleBidi(hit.entry.key)}\`** is not a deploy key Stage Lens knows. Stage-level keys and connector \`extra\` keys are passed on as they are (unknown stage keys become vLLM engine arguments).`;
+  return `**${markdownCode(withVisibleBidi(hit.entry.key))}** is not a deploy key Stage Lens knows. Stage-level keys and connector \`extra\` keys are passed on as they are (unknown stage keys become vLLM engine arguments).`;
 }
 
 function effectiveSections(analysis: DeployAnalysis, hit: KeyHit): string[] {
@@ -101,8 +102,10 @@ function effectiveSections(analysis: DeployAnalysis, hit: KeyHit): string[] {
 }
 
 function chainText(analysis: DeployAnalysis): string {
-  const names = analysis.effective.chain.map((file, i) => (i === 0 ? 'this file' : `\`${path.basename(file.path)}\``));
-  const problems = analysis.effective.problems.map((problem) => `⚠ ${problem.message}`);
+  const names = analysis.effective.chain.map((file, i) =>
+    i === 0 ? 'this file' : markdownCode(withVisibleBidi(path.basename(file.path))),
+  );
+  const problems = analysis.effective.problems.map((problem) => `⚠ ${inertMarkdown(problem.message)}`);
   return [`**Overlay chain:** ${names.join(' → ')}`, ...problems].join('\n\n');
 }
 
@@ -113,7 +116,8 @@ function stageText(root: ConfigMap, id: number, file: string): string {
     .filter((entry) => entry.key !== 'stage_id')
     .slice(0, MAX_STAGE_VALUES)
     .map(
-      (entry) => `- \`${withVisibleBidi(`${entry.key}: ${renderValue(entry.value, 50)}`)}\` — ${origin(entry, file)}`,
+      (entry) =>
+        `- ${markdownCode(withVisibleBidi(`${entry.key}: ${renderValue(entry.value, 50)}`))} — ${inertMarkdown(origin(entry, file))}`,
     );
   return [`**Effective stage ${id}** (after overlays, CUDA):`, ...lines].join('\n');
 }
@@ -131,8 +135,8 @@ function talkerFirstAudioText(root: ConfigMap, connector: string, file: string):
       ? `talker stage ${report.talkers.join(', ')} → codec stage ${report.codecs.join(', ')}`
       : 'talker not identified from the stage connectors (stage-level prerequisites not checked)';
   const lines = report.checks.map((check) => {
-    const where = check.decidedBy ? ` — ${describeLocation(check.decidedBy.keyLocation, file)}` : '';
-    return `- ${check.ok === null ? '?' : check.ok ? '✓' : '✗'} ${check.requirement}: ${check.actual}${where}`;
+    const where = check.decidedBy ? ` — ${inertMarkdown(describeLocation(check.decidedBy.keyLocation, file))}` : '';
+    return `- ${check.ok === null ? '?' : check.ok ? '✓' : '✗'} ${check.requirement}: ${inertMarkdown(check.actual)}${where}`;
   });
   return [`**Prerequisites on the effective config** (${roles}):`, ...lines].join('\n');
 }

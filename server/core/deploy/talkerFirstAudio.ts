@@ -307,7 +307,7 @@ function envSwitchChecks(views: readonly StageView[], talkers: readonly StageVie
       code: 'tfa-env-switch-off',
       ok: null,
       requirement,
-      actual: `not set in this config: it is on unless the server's environment sets \`${ENV_SWITCH}\` to anything but "1" (Stage Lens cannot see that environment from the YAML)`,
+      actual: `not set in this config: it is on unless the server's environment sets ${ENV_SWITCH} to anything but "1" (Stage Lens cannot see that environment from the YAML)`,
       decidedBy: undefined,
     },
   ];
