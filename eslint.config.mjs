@@ -75,10 +75,14 @@ export default tseslint.config(
     // `analyze` and `explain` the deploy-config evidence (and the YAML library) only with
     // --deploy-config (server/cli/deployConfigOption.ts); the
     // benchmarks require the bundle they just built; mocha's UI runner requires its test files;
-    // the language server's entry requires the server's bundle through the code cache.
+    // the language server's entry requires the server's bundle through the code cache; zlib and
+    // worker_threads are required where a gzip input or a parse worker needs them (each costs a
+    // one-shot `analyze` of a plain log ~4 ms at start-up).
     files: [
       'server/cli/main.ts',
       'server/cli/deployConfigOption.ts',
+      'server/capture/gunzipInput.ts',
+      'server/cli/parseInWorker.ts',
       'server/lsp/boot.ts',
       'scripts/bench/*.ts',
       'test/editor/harness/run-ui-tests.ts',

@@ -10,7 +10,8 @@
 import { closeSync, existsSync, fstatSync, openSync, readSync, statSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
 import { join } from 'node:path';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
+import type * as workerThreads from 'node:worker_threads';
 import { EventEmitter } from 'node:events';
 import { compressedFormatOf } from '../core/log/compressedInput';
 import { RecordUnpacker } from '../core/log/recordUnpacker';
@@ -49,6 +50,9 @@ export class WorkerParsedInput extends EventEmitter {
     const inFlight = new SharedArrayBuffer(4);
     this.inFlight = new Int32Array(inFlight);
     const data: ParseWorkerData = { fd, inFlight };
+    // Loaded here, not at start-up: only a large log is parsed in a worker, and worker_threads costs
+    // a one-shot `analyze` ~4 ms to load.
+    const { Worker } = require('node:worker_threads') as typeof workerThreads;
     this.worker = new Worker(workerFile, { workerData: data });
     this.worker.on('message', (message: ParseWorkerMessage) => this.arrived(message));
     this.worker.on('error', (err) => this.failed(err));
