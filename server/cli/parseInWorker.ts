@@ -10,7 +10,6 @@
 import { closeSync, existsSync, fstatSync, openSync, readSync, statSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
 import { join } from 'node:path';
-import type { Worker } from 'node:worker_threads';
 import type * as workerThreads from 'node:worker_threads';
 import { EventEmitter } from 'node:events';
 import { compressedFormatOf } from '../core/log/compressedInput';
@@ -35,7 +34,7 @@ const WORKER_FILE = 'cli-parse-worker.js';
  */
 export class WorkerParsedInput extends EventEmitter {
   bytesRead = 0;
-  private readonly worker: Worker;
+  private readonly worker: workerThreads.Worker;
   private readonly inFlight: Int32Array;
   private readonly queue: ParseWorkerMessage[] = [];
   private wake: (() => void) | null = null;
