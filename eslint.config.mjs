@@ -94,8 +94,9 @@ export default tseslint.config(
   },
   {
     // Log-derived text (file names, session titles, pod names) in a notification could be drawn
-    // as a link, in a quick pick as an icon: the extension shows them through src/notify.ts and
-    // src/quickPick.ts, which keep such text as written (src/plainText.ts).
+    // as a link, in a quick pick, a status bar message or a progress title as an icon: the
+    // extension shows them through src/notify.ts and src/quickPick.ts, which keep such text as
+    // written (server/core/plainText.ts).
     files: ['src/**/*.ts'],
     rules: {
       'no-restricted-syntax': [
@@ -107,6 +108,14 @@ export default tseslint.config(
         {
           selector: "MemberExpression[property.name='showQuickPick']",
           message: 'Use showPick from src/quickPick.ts (rows without icons from data).',
+        },
+        {
+          selector: "MemberExpression[property.name='setStatusBarMessage']",
+          message: 'Use showStatusMessage from src/notify.ts (text without icons from data).',
+        },
+        {
+          selector: "MemberExpression[object.property.name='window'][property.name='withProgress']",
+          message: 'Use withTitledProgress from src/notify.ts (a title without icons or links from data).',
         },
       ],
     },

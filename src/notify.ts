@@ -1,9 +1,10 @@
-// The extension's notifications. Their text holds file names, session titles, pod names and
-// errors taken from logs; a notification draws `[label](target)` as a link, so every message goes
-// through withoutLinks (plainText.ts). The commands call these, never vscode.window's own
-// (eslint.config.mjs forbids those elsewhere).
+// The extension's notifications, status bar messages and progress titles. Their text holds file
+// names, session titles, pod names and errors taken from logs; a notification draws
+// `[label](target)` as a link, the status bar and a window progress title draw `$(name)` as an
+// icon, so every such text goes through server/core/plainText.ts here. The commands call these,
+// never vscode.window's own (eslint.config.mjs forbids those elsewhere).
 import * as vscode from 'vscode';
-import { withoutLinks } from './plainText';
+import { withoutIcons, withoutLinks } from '../server/core/plainText';
 
 type Show = typeof vscode.window.showInformationMessage;
 
@@ -19,4 +20,27 @@ export const showWarning: typeof vscode.window.showWarningMessage = plain((m, ..
 export const showError: typeof vscode.window.showErrorMessage = plain((m, ...r) =>
   vscode.window.showErrorMessage(m, ...r),
 );
+
+/** A status bar message for `ms`: our own codicon `icon` (a name such as `check`), then `text` as written. */
+export function showStatusMessage(icon: string, text: string, ms: number): vscode.Disposable {
+  return vscode.window.setStatusBarMessage(`$(${icon}) ${withoutIcons(text)}`, ms);
+}
+
+/**
+ * vscode.window.withProgress with its title as written: in the window's status bar a title
+ * draws icons, in a notification links.
+ */
+export function withTitledProgress<R>(
+  options: vscode.ProgressOptions & { readonly title: string },
+  task: (
+    progress: vscode.Progress<{ message?: string; increment?: number }>,
+    token: vscode.CancellationToken,
+  ) => Thenable<R>,
+): Thenable<R> {
+  const title =
+    options.location === vscode.ProgressLocation.Notification
+      ? withoutLinks(options.title)
+      : withoutIcons(options.title);
+  return vscode.window.withProgress({ ...options, title }, task);
+}
 /* eslint-enable no-restricted-syntax */

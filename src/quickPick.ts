@@ -1,10 +1,10 @@
 // The extension's quick picks. Their rows hold session titles, file names, pod names and
 // Prometheus label values taken from logs and servers; a quick pick draws `$(name)` in a row's
-// label, description and detail as an icon, so each is shown through withoutIcons (plainText.ts).
+// label, description and detail as an icon, so each is shown through withoutIcons (server/core/plainText.ts).
 // An icon of our own is a row's iconPath. The commands call this, never
 // vscode.window.showQuickPick (eslint.config.mjs forbids it elsewhere).
 import * as vscode from 'vscode';
-import { withoutIcons } from './plainText';
+import { withoutIcons } from '../server/core/plainText';
 
 /** The row the user picked (one of `items` itself), or undefined when the pick was left. */
 export async function showPick<T extends string | vscode.QuickPickItem>(

@@ -8,6 +8,7 @@ import { SessionRegistry } from '../capture/sessionRegistry';
 import { realSourceFactories } from '../capture/sourceFactories';
 import { registerRequests, requestHandlers } from './requestTable';
 import { notify } from './typedRequests';
+import { withoutLinks } from '../core/plainText';
 import type { RetentionLimits } from '../capture/retention';
 import type { OpenConfigStageIds } from '../capture/deployConfigMatch';
 import type { SessionInfo } from '../protocol';
@@ -50,9 +51,10 @@ export function startSessionBackend(
       storageProblem: (problem) => {
         connection.console.warn(`Stage Lens: ${problem.path}: ${problem.message}`);
         // A notification (window/showMessage), not a request: nothing to answer, nothing to fail.
+        // VS Code draws `[label](target)` in it as a link; the problem quotes file text and paths.
         void connection.sendNotification(ShowMessageNotification.type, {
           type: MessageType.Warning,
-          message: `Stage Lens: ${problem.message} (${problem.path})`,
+          message: withoutLinks(`Stage Lens: ${problem.message} (${problem.path})`),
         });
       },
     },

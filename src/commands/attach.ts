@@ -1,7 +1,6 @@
 // Attach to Running Server..., Attach to Log File..., Attach to Metrics URL..., Import Log...
 import * as vscode from 'vscode';
-import { withoutIcons, withoutLinks } from '../plainText';
-import { showError, showInformation, showWarning } from '../notify';
+import { showError, showInformation, showStatusMessage, showWarning, withTitledProgress } from '../notify';
 import { showPick } from '../quickPick';
 import * as path from 'node:path';
 import * as fsp from 'node:fs/promises';
@@ -187,8 +186,8 @@ export async function importLog(
   });
   client.setCurrent(info.id);
   offerDeployConfig(client, info.id, onScreen);
-  const cancelled = await vscode.window.withProgress(
-    { location: vscode.ProgressLocation.Notification, title: withoutLinks(`Importing ${name}`), cancellable: true },
+  const cancelled = await withTitledProgress(
+    { location: vscode.ProgressLocation.Notification, title: `Importing ${name}`, cancellable: true },
     (progress, token) =>
       new Promise<boolean>((resolve) => {
         let reported = 0;
@@ -231,7 +230,7 @@ export async function importLog(
     void showInformation(
       `Stage Lens: imported ${files.map((f) => path.basename(f)).join(', ')} as one log, in this order (oldest first).`,
     );
-  else vscode.window.setStatusBarMessage(`$(check) Stage Lens imported ${withoutIcons(name)}`, 10_000);
+  else showStatusMessage('check', `Stage Lens imported ${name}`, 10_000);
   await reveal();
   return info.id;
 }

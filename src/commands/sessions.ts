@@ -2,8 +2,7 @@
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { withoutIcons } from '../plainText';
-import { showInformation } from '../notify';
+import { showInformation, showStatusMessage, withTitledProgress } from '../notify';
 import { showPick } from '../quickPick';
 import { exportFileName } from '../exportFileName';
 import type { StageLensClient } from '../client';
@@ -89,13 +88,13 @@ export async function stopCapture(client: StageLensClient): Promise<SessionInfo 
     if (target === undefined) return undefined;
   }
   const session = target;
-  const stopped = await vscode.window.withProgress(
-    { location: vscode.ProgressLocation.Window, title: `Stage Lens: stopping ${withoutIcons(session.title)}` },
+  const stopped = await withTitledProgress(
+    { location: vscode.ProgressLocation.Window, title: `Stage Lens: stopping ${session.title}` },
     () => client.request('stageLens/stop', { sessionId: session.id }),
   );
   const what = stopped.kind === 'launch' ? 'stopped the server and its capture' : 'stopped capturing';
   const message = `Stage Lens ${what}: ${stopped.title} · ${countOf(stopped.requestCount, 'request')} kept.`;
-  vscode.window.setStatusBarMessage(`$(debug-stop) ${withoutIcons(message)}`, 10_000);
+  showStatusMessage('debug-stop', message, 10_000);
   void showInformation(message);
   return stopped;
 }

@@ -2,7 +2,8 @@
 // connection): a session.json of the wrong shape, one that is not JSON, one that names
 // another session than its folder, and a chunks.idx with a corrupt line in the middle.
 // initialize answers and the deploy-YAML features work; the bad sessions are left out of
-// the list with a warning the user sees (window/showMessage) and their folders are left
+// the list with a warning the user sees (window/showMessage, with no link a value from the
+// file could make) and their folders are left
 // as they were; the corrupt index loses nothing: every request after the bad line is
 // there, and the line is reported.
 import { test } from 'node:test';
@@ -75,7 +76,8 @@ test(
           kind: 'tail',
           description: 'x',
           startedAt: t0,
-          status: 'paused',
+          // A value the warning quotes; VS Code would draw the link in it as one that runs the command.
+          status: 'paused [Fix](command:workbench.action.openSettings)',
           requestCount: 0,
           deployConfig: null,
           lastError: null,
@@ -113,8 +115,9 @@ test(
     assert.match(warning('tail-torn'), /session\.json is not JSON/);
     assert.match(
       warning('tail-wrong-status'),
-      /session\.json\.info\.status is the text "paused", not one of starting, running, stopped, exited, crashed, error/,
+      /session\.json\.info\.status is the text "paused \[Fix\]\u200b\(command:workbench\.action\.op…", not one of starting, running, stopped, exited, crashed, error/,
     );
+    for (const w of server.warnings) assert.doesNotMatch(w, /\]\(/, 'no link for VS Code to draw in a warning');
     assert.match(warning('import-copy'), /names the session "import-good", but its folder is "import-copy"/);
     assert.ok(warning('launch-no-info').includes(path.join(noInfo, 'session.json')));
     for (const [id, text] of before)

@@ -5,7 +5,7 @@
 // notification link `[label](https://…)`, `(command:…)` or `(file:…)`.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { withoutIcons, withoutLinks } from '../../src/plainText';
+import { withoutIcons, withoutLinks } from '../../server/core/plainText';
 
 /** A codicon VS Code would draw: `$(name)` not escaped by a backslash before it. */
 const DRAWN_ICON = /(?<!\\)\$\([A-Za-z0-9-]+(?:~[A-Za-z]+)?\)/;
