@@ -162,6 +162,24 @@ if (!production) {
   targets.push(editorTests);
 }
 
+/** `file:line: text` of each line of the targets' JavaScript bundles with a character that is not ASCII. */
+function nonAsciiLines(built) {
+  const found = [];
+  for (const dir of new Set(built.map((t) => t.outdir))) {
+    const names = new Set(built.filter((t) => t.outdir === dir).flatMap((t) => Object.keys(t.entryPoints)));
+    for (const name of names) {
+      const file = path.join(dir, `${name}.js`);
+      if (!existsSync(path.join(root, file))) continue;
+      readFileSync(path.join(root, file), 'utf8')
+        .split('\n')
+        .forEach((line, i) => {
+          if (/[\u0080-\uffff]/.test(line)) found.push(`  ${file}:${i + 1}: ${line.trim().slice(0, 120)}`);
+        });
+    }
+  }
+  return found;
+}
+
 if (production && only === null) rmSync(path.join(root, 'dist'), { recursive: true, force: true });
 const missing = targets.flatMap((t) => Object.values(t.entryPoints)).filter((e) => !existsSync(path.join(root, e)));
 if (missing.length > 0) {
@@ -181,6 +199,13 @@ if (watch) {
 } else {
   await Promise.all(contexts.map((c) => c.rebuild()));
   await Promise.all(contexts.map((c) => c.dispose()));
+  const wide = nonAsciiLines(present.filter((t) => t !== editorTests));
+  if (wide.length > 0) {
+    console.error(
+      `build: ${wide.length} line(s) of the bundles hold a character that is not ASCII, so V8 keeps each such bundle as two bytes a character (twice its memory, slower to read at every start). esbuild escapes strings, not comments or every regular expression: write these in ASCII in the source (a comment's words, \\u00b7 in a regular expression):\n${wide.join('\n')}`,
+    );
+    process.exit(1);
+  }
   console.log(
     `built ${present.length} targets into dist/${production ? ' (production: minified, no source maps)' : ''}`,
   );

@@ -794,7 +794,7 @@ function scrapeTable(
   // A series known to mislead (the codec TTFT signature, pre-processing zeros) is marked, and why is said below the
   // table; a series the scrape was cut in is marked apart: its numbers are unknown, not wrong.
   const rows = histograms.map((h) => [
-    // As the scrape exposed it (an older build's `vllm:omni_…`): the name to paste into PromQL against that server.
+    // As the scrape exposed it (an older build's `vllm:omni_...`): the name to paste into PromQL against that server.
     `${h.exposedName ?? h.family}${rowMarks(h)}`,
     h.labels['stage'] ?? '',
     h.labels['replica'] ?? '',

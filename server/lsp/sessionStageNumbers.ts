@@ -190,7 +190,7 @@ export class SessionStageNumbers implements StageNumbersProvider {
       summary.stages.filter((s) => s.replicaId === null && s.oneOutputRequests > 0).map((s) => s.stageKey),
     );
     const numbers: LiveStageNumbers = {
-      // Its title names what was read or served ("server.log · logged 10-19 07:12:04 – 07:12:12"),
+      // Its title names what was read or served (server.log, logged 10-19 07:12:04 to 07:12:12),
       // not the internal id; its status in the views' words ("imported", not "exited").
       sessionLabel: sessionLabelOf(info),
       stages,

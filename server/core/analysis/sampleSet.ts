@@ -218,7 +218,7 @@ export class SampleSet {
     this.tail = grown;
   }
 
-  /** numpy's linear percentile over body ∪ tail. */
+  /** numpy's linear percentile over body and tail together. */
   private percentile(p: number): number {
     const n = this.count;
     const h = ((n - 1) * p) / 100;

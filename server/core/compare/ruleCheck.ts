@@ -337,7 +337,7 @@ export function checkRule(rule: Rule, report: ComparisonReport, options: RuleChe
   if (status !== 'compared') return notCompared();
   const q: QuantilePair | undefined =
     found.row.quantiles.find((x) => x.quantile === rule.quantile) ??
-    // A histogram row takes no Δ on a series with a caveat; past the checks above that caveat is
+    // A histogram row takes no delta on a series with a caveat; past the checks above that caveat is
     // not about this rule's reading (prefill+decode of a one-output stage, a downstream queue time).
     (found.basis === 'histogram' ? histogramPair(baselineValue, candidateValue) : undefined);
   if (q === undefined)

@@ -102,7 +102,7 @@ export function tailNotes(t: TailComparison): string[] {
 function rowLabel(inBaseline: string | null, inCandidate: string | null): string {
   if (inBaseline === null || inCandidate === null || inBaseline === inCandidate)
     return inCandidate ?? inBaseline ?? '?';
-  const stage = /^stage \S+ (· \S+ )?/.exec(inBaseline)?.[0] ?? '';
+  const stage = /^stage \S+ (\u00b7 \S+ )?/.exec(inBaseline)?.[0] ?? '';
   const baselineWords = inBaseline.startsWith(stage) ? inBaseline.slice(stage.length) : inBaseline;
   return `${inCandidate} · baseline: ${baselineWords}`;
 }

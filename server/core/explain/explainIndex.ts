@@ -330,7 +330,7 @@ export class ExplainIndex {
     return this.finish.get(i);
   }
 
-  /** Arrival = finish − the request's total (e2e_total_ms); NaN when either is unknown. */
+  /** Arrival = finish - the request's total (e2e_total_ms); NaN when either is unknown. */
   arrivalMs(i: number): number {
     return this.finish.get(i) - this.arena.get(i, this.e2eOrdinal);
   }

@@ -204,7 +204,7 @@ export class ByteChunks {
   }
 
   /**
-   * A number as JSON (non-finite: null). Values with at most 3 decimals (all logged ms, and µs rounded
+   * A number as JSON (non-finite: null). Values with at most 3 decimals (all logged ms, and microseconds rounded
    * to ns) are written digit by digit, without making a string.
    */
   number(v: number): void {

@@ -39,7 +39,7 @@ export class AnalysisJsonWriter {
    *        (the document's opening is written with the first request or at end(), so nothing
    *        is emitted for an input that fails first); it calls `written` once the chunk's bytes
    *        are out, and the chunk's memory is then used again
-   * @param layout `compact` (one request per line) or `indented` (JSON.stringify(…, null, 2))
+   * @param layout `compact` (one request per line) or `indented` (JSON.stringify(..., null, 2))
    * @param chunkBytes how much text is gathered before it is emitted
    */
   constructor(

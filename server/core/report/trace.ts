@@ -277,7 +277,7 @@ class RequestSlices {
     this.tracks = new Tracks(roles);
   }
 
-  /** All slices of `request`, placed at `arrival` (µs) by `placed`. */
+  /** All slices of `request`, placed at `arrival` (microseconds) by `placed`. */
   write(request: AnalyzedRequest, arrival: number, placed: PlacementRule): void {
     this.request = request;
     this.arrival = arrival;

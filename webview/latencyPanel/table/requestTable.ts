@@ -292,7 +292,7 @@ export class RequestTable {
     this.fetch([...pages]);
   }
 
-  /** Stage roles, for the footer's words of a sort by a target ("time to first audio (stage 1 · code2wav)"). */
+  /** Stage roles, for the footer's words of a sort by a target ("time to first audio" of stage 1, code2wav). */
   setStageNames(names: Readonly<Record<string, string>>): void {
     this.stageNames = names;
     this.updateStatus();
