@@ -1,7 +1,8 @@
 // The pure rules of server/core that the extension host (src/) and the webviews use too, so
 // both sides say and compute the same thing: the split's names and labels, the one-output
 // stage's label, the slowest-phase rule, compare's change words, the array helpers the
-// charts use, which YAML files are deploy configs and which session such a file shows. With
+// charts use, which YAML files are deploy configs and which session such a file shows, how a
+// log's names stay text in VS Code's own UI (the server's warnings apply it too). With
 // server/protocol.ts (types and wire constants) this is the only module of server/ that src/
 // and webview/ import (test/unit/layering.test.ts). Everything it reaches is in server/core
 // and imports no node:* module and no library, so the browser bundles can include it.
@@ -105,3 +106,4 @@ export { statusWords } from './core/sessionStatusWords';
 export { mayShowNumbers, readsRequests, sessionForDeployConfig } from './core/deployConfigSession';
 export { downstreamQueueCaveat } from './core/metricsText/downstreamQueueTime';
 export { NO_NUMBER_WORD, noNumberState, nonFiniteText } from './core/values';
+export { withoutIcons, withoutLinks } from './core/plainText';

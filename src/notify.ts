@@ -4,7 +4,7 @@
 // icon, so every such text goes through server/core/plainText.ts here. The commands call these,
 // never vscode.window's own (eslint.config.mjs forbids those elsewhere).
 import * as vscode from 'vscode';
-import { withoutIcons, withoutLinks } from '../server/core/plainText';
+import { withoutIcons, withoutLinks } from '../server/shared';
 
 type Show = typeof vscode.window.showInformationMessage;
 

@@ -4,7 +4,7 @@
 // An icon of our own is a row's iconPath. The commands call this, never
 // vscode.window.showQuickPick (eslint.config.mjs forbids it elsewhere).
 import * as vscode from 'vscode';
-import { withoutIcons } from '../server/core/plainText';
+import { withoutIcons } from '../server/shared';
 
 /** The row the user picked (one of `items` itself), or undefined when the pick was left. */
 export async function showPick<T extends string | vscode.QuickPickItem>(
